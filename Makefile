@@ -1,0 +1,37 @@
+# adtrans developer and user entry points.  Every target creates/uses the local
+# virtual environment .venv, so a fresh clone needs only `make demo` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
+ADTRANS_CACHE_DIR ?= $(CURDIR)/.cache/adtrans
+export NUMBA_CACHE_DIR ADTRANS_CACHE_DIR
+
+.PHONY: venv test demo bench gpu-check mpi-demo clean
+
+venv: $(STAMP)
+
+$(STAMP): setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test,examples]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q tests
+
+demo: $(STAMP)
+	$(PY) examples/minibude/run.py --check
+
+bench: $(STAMP)
+	$(PY) -m adtrans.bench
+
+gpu-check: $(STAMP)
+	$(PY) scripts/gpu_check.py
+
+mpi-demo: $(STAMP)
+	$(PY) examples/mpi_heat/run.py --ranks 3
+
+clean:
+	rm -rf .cache build *.egg-info
