@@ -1,0 +1,85 @@
+"""Helpers to walk normalised statements: what each statement reads and writes."""
+from __future__ import annotations
+
+import ast
+
+
+def iter_stmts(body, parents=()):
+    """Yield ``(stmt, parents)`` for every statement, depth first in program order."""
+    for s in body:
+        yield s, parents
+        if isinstance(s, (ast.For, ast.While)):
+            yield from iter_stmts(s.body, parents + (s,))
+        elif isinstance(s, ast.If):
+            yield from iter_stmts(s.body, parents + (s,))
+            yield from iter_stmts(s.orelse, parents + (s,))
+
+
+def reads(node) -> set[str]:
+    """Names read by an expression or by a statement's own header (not its body)."""
+    if isinstance(node, ast.stmt):
+        if isinstance(node, ast.Assign):
+            out = reads(node.value)
+            t = node.targets[0]
+            if isinstance(t, ast.Subscript):
+                out |= reads(t.slice) | {t.value.id}
+            return out
+        if isinstance(node, ast.AugAssign):
+            out = reads(node.value)
+            t = node.target
+            if isinstance(t, ast.Subscript):
+                return out | reads(t.slice) | {t.value.id}
+            return out | {t.id}
+        if isinstance(node, ast.For):
+            return reads(node.iter)
+        if isinstance(node, (ast.While, ast.If)):
+            return reads(node.test)
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and not _is_func_part(n)}
+
+
+def _is_func_part(n):
+    return n.id in ("math", "np", "numba", "abs", "min", "max", "float", "int", "len", "range", "bool", "round")
+
+
+def scalar_target(s) -> str | None:
+    """The scalar a statement assigns (``x = ...``, ``x += ...``, loop variable), else None."""
+    if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
+        return s.targets[0].id
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+        return s.target.id
+    if isinstance(s, ast.For):
+        return s.target.id
+    return None
+
+
+def array_target(s) -> str | None:
+    """The array a statement stores into (``A[i] = v``, ``A[i] += v``), else None."""
+    t = s.targets[0] if isinstance(s, ast.Assign) else getattr(s, "target", None)
+    if isinstance(s, (ast.Assign, ast.AugAssign)) and isinstance(t, ast.Subscript):
+        return t.value.id
+    return None
+
+
+def array_reads(s) -> set[str]:
+    """Arrays a simple statement reads elements of (``x = A[i]``)."""
+    if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name):
+        return {s.value.value.id}
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
+        return set()
+    return set()
+
+
+def assigned_names(body) -> set[str]:
+    out = set()
+    for s, _ in iter_stmts(body):
+        t = scalar_target(s)
+        if t:
+            out.add(t)
+    return out
+
+
+def is_alloc(value) -> bool:
+    return isinstance(value, ast.Call) and ast.unparse(value.func) in (
+        "np.zeros", "np.empty", "np.ones", "np.zeros_like", "np.empty_like", "np.ones_like", "np.full")

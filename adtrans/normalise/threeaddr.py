@@ -1,0 +1,689 @@
+"""Three-address form: every statement does one operation on names and constants.
+
+The normalised statement language (what the analyses and rules see):
+
+- ``x = a`` / ``x = a OP b`` / ``x = OP a`` / ``x = a CMP b`` / ``x = f(a, b)``
+  (``f`` an intrinsic, a cast or an allocation) / ``x = A[i, j]`` /
+  ``x = A.shape[k]``-style integer queries (kept whole);
+- ``A[i, j] = a``; ``A[i, j] += a`` / ``-= a``; ``x += a`` / ``x -= a``
+  (accumulations, kept as such for the parallel rules);
+- ``for i in range(a, b, c):`` / ``for i in prange(...)``; ``while c:`` (the
+  condition is a name recomputed at the end of the body); ``if c: ... else: ...``;
+- ``raise`` statements (kept in the forward sweep only).
+
+Atoms (``a``, ``b``, ``i`` ...) are names or numeric constants.  Calls to
+other jitted functions are inlined, with their locals renamed.  The target of
+an operation never appears among its operands.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..parse import Primal, parse_function
+from ..rules.scalar import intrinsic_of, spelling
+from .jumps import JumpLowering
+from .names import NameAllocator, names_in
+
+ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
+DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "intp", "int16", "uint32", "uint64"}
+OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
+                "numba.get_num_threads": "numba.get_num_threads", "int": "int", "bool": "bool",
+                "numpy.int64": "np.int64", "numpy.int32": "np.int32", "numpy.intp": "np.intp",
+                "round": "round"}
+LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
+              "numba.misc.special.prange": "numba.prange"}
+
+
+@dataclass
+class Normalised:
+    """A kernel in three-address form.
+
+    ``params``: parameter names; ``body``: statements; ``results``: names of
+    the returned values ([] for kernels returning nothing);
+    ``arrays``: names known to hold arrays; ``global_arrays``: module-level
+    arrays the kernel reads (name -> object).
+    """
+    name: str
+    params: list
+    body: list
+    results: list
+    filename: str
+    arrays: set
+    alloc: NameAllocator
+    global_arrays: dict = field(default_factory=dict)
+    parallel: bool = False
+    cuda: bool = False
+    primal: Primal | None = None
+
+    def source(self) -> str:
+        fn = ast.FunctionDef(name=self.name, args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=p) for p in self.params], kwonlyargs=[],
+            kw_defaults=[], defaults=[]), body=list(self.body) or [ast.Pass()], decorator_list=[],
+            returns=None, type_params=[])
+        if self.results:
+            ret = ast.Name(self.results[0]) if len(self.results) == 1 else \
+                ast.Tuple(elts=[ast.Name(r) for r in self.results], ctx=ast.Load())
+            fn.body = fn.body + [ast.Return(value=ret)]
+        return ast.unparse(ast.fix_missing_locations(fn))
+
+
+def _name(id_, store=False):
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def is_atom(node) -> bool:
+    return isinstance(node, ast.Name) or (isinstance(node, ast.Constant) and
+                                           isinstance(node.value, (int, float, bool)))
+
+
+class Resolver:
+    """Resolves global names: to objects (imported module) or dotted spellings (file only)."""
+
+    def __init__(self, primal: Primal):
+        self.globals = primal.globals
+        self.imports: dict[str, str] = {}
+        self.file_functions: dict[str, ast.FunctionDef] = {}
+        self.file_constants: dict[str, object] = {}
+        if primal.globals is None:
+            self._read_file(primal.filename)
+
+    def _read_file(self, path):
+        with open(path, encoding="utf-8") as fh:
+            module = ast.parse(fh.read())
+        for node in module.body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    self.imports[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.FunctionDef):
+                self.file_functions[node.name] = node
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                try:
+                    self.file_constants[node.targets[0].id] = ast.literal_eval(node.value)
+                except (ValueError, SyntaxError, TypeError):
+                    pass
+
+    def dotted(self, node) -> str | None:
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+
+    def lookup(self, dotted: str):
+        """(found, object) for a dotted global name."""
+        head, *rest = dotted.split(".")
+        if self.globals is not None:
+            if head in self.globals:
+                obj = self.globals[head]
+            elif hasattr(builtins, head):
+                obj = getattr(builtins, head)
+            else:
+                return False, None
+            for r in rest:
+                if not hasattr(obj, r):
+                    return False, None
+                obj = getattr(obj, r)
+            return True, obj
+        if head in self.file_constants and not rest:
+            return True, self.file_constants[head]
+        return False, None
+
+    def canonical(self, dotted: str) -> str:
+        """Canonical dotted spelling, e.g. ``np.sqrt`` -> ``numpy.sqrt``."""
+        head, *rest = dotted.split(".")
+        if self.globals is not None:
+            found, obj = self.lookup(head)
+            if found and hasattr(obj, "__name__") and type(obj).__name__ == "module":
+                return ".".join([obj.__name__] + rest)
+            if found and not rest and getattr(obj, "__module__", None) in ("math", "numpy"):
+                return f"{obj.__module__}.{getattr(obj, '__name__', head)}"
+            if found and not rest and obj is getattr(builtins, head, None):
+                return f"builtins.{head}"
+            return dotted
+        if head in self.imports:
+            return ".".join([self.imports[head]] + rest)
+        if hasattr(builtins, head) and not rest:
+            return f"builtins.{head}"
+        return dotted
+
+
+class Normaliser:
+    def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
+                 inline_stack=(), resolver: Resolver | None = None):
+        self.p = primal
+        self.alloc = alloc or NameAllocator(names_in(primal.tree))
+        self.arrays = set(array_params)
+        self.stack = tuple(inline_stack) + (primal.name,)
+        self.resolver = resolver or Resolver(primal)
+        self.global_arrays: dict = {}
+        self.locals = set(primal.params) | {n.id for n in ast.walk(primal.tree)
+                                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+    def fresh(self, base):
+        name = self.alloc.fresh(base)
+        self.locals.add(name)
+        return name
+
+    def err(self, node, construct, hint=""):
+        return self.p.error(node, construct, hint)
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> Normalised:
+        lower = JumpLowering(self.alloc)
+        try:
+            body = lower.run(self.p.tree)
+        except SyntaxError as exc:
+            raise self.err(self.p.tree, str(exc), "rewrite the loop with an explicit flag") from None
+        self.locals |= {n.id for s in body for n in ast.walk(s)
+                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        self.results: list[str] = list(lower.ret_names or [])
+        out: list[ast.stmt] = []
+        self.block(body, out, top=True)
+        return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
+                          filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
+                          global_arrays=self.global_arrays, parallel=self.p.parallel, cuda=self.p.cuda,
+                          primal=self.p)
+
+    def block(self, stmts, out, top=False):
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.Return):
+                if not (top and i == len(stmts) - 1):
+                    raise self.err(s, "return inside control flow after lowering")
+                self.ret(s, out)
+            else:
+                self.stmt(s, out)
+
+    def ret(self, s: ast.Return, out):
+        if s.value is None:
+            return
+        if isinstance(s.value, ast.Name) and s.value.id in self.results and len(self.results) == 1:
+            return
+        values = s.value.elts if isinstance(s.value, ast.Tuple) else [s.value]
+        if self.results and len(self.results) != len(values):
+            raise self.err(s, "returns of different lengths")
+        if not self.results:
+            self.results = [self.fresh("result") for _ in values]
+        for name, v in zip(self.results, values):
+            self.assign_expr(name, v, out, s)
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, s, out):
+        if isinstance(s, (ast.Pass, ast.Assert)):
+            return
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+                return    # docstring
+            if isinstance(s.value, ast.Call):
+                self.call(s.value, out, want=0)
+                return
+            raise self.err(s, f"expression statement `{ast.unparse(s)}`", "remove it or assign it")
+        if isinstance(s, ast.AnnAssign):
+            if s.value is None:
+                return
+            s = ast.copy_location(ast.Assign(targets=[s.target], value=s.value), s)
+        if isinstance(s, ast.Assign):
+            return self.assign(s, out)
+        if isinstance(s, ast.AugAssign):
+            return self.augassign(s, out)
+        if isinstance(s, ast.If):
+            test = self.atom(s.test, out, "cond")
+            if isinstance(test, ast.Constant):
+                return self.block(s.body if test.value else s.orelse, out)
+            body, orelse = [], []
+            self.block(s.body, body)
+            self.block(s.orelse, orelse)
+            if body or orelse:
+                out.append(ast.copy_location(ast.If(test=test, body=body or [ast.Pass()], orelse=orelse), s))
+            return
+        if isinstance(s, ast.For):
+            return self.for_(s, out)
+        if isinstance(s, ast.While):
+            if s.orelse:
+                raise self.err(s, "while ... else", "use a flag variable")
+            c = self.fresh("keep_going")
+            self.assign_expr(c, s.test, out, s)
+            body = []
+            self.block(s.body, body)
+            self.assign_expr(c, s.test, body, s)
+            out.append(ast.copy_location(ast.While(test=_name(c), body=body, orelse=[]), s))
+            return
+        if isinstance(s, ast.Raise):
+            out.append(s)
+            return
+        kinds = {ast.Try: ("try/except", "check inputs before the kernel and keep the kernel free of exceptions"),
+                 ast.With: ("with-statement", "move it out of the kernel"),
+                 ast.Global: ("global statement", "pass the value as an argument"),
+                 ast.Nonlocal: ("nonlocal statement", "pass the value as an argument"),
+                 ast.Delete: ("del statement", "remove it"),
+                 ast.FunctionDef: ("nested function (closure)", "define it at module level with @njit"),
+                 ast.ClassDef: ("class definition", "define it at module level")}
+        construct, hint = kinds.get(type(s), (type(s).__name__, ""))
+        if isinstance(s, getattr(ast, "TryStar", ())):
+            construct, hint = kinds[ast.Try]
+        raise self.err(s, construct, hint)
+
+    def assign(self, s: ast.Assign, out):
+        if len(s.targets) > 1:
+            tmp = self.fresh("value")
+            self.assign_expr(tmp, s.value, out, s)
+            for t in s.targets:
+                self.assign(ast.copy_location(ast.Assign(targets=[t], value=_name(tmp)), s), out)
+            return
+        target = s.targets[0]
+        if isinstance(target, ast.Name):
+            return self.assign_expr(target.id, s.value, out, s)
+        if isinstance(target, ast.Subscript):
+            arr, idx = self.subscript_parts(target, out)
+            val = self.atom(s.value, out, arr + "_value")
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=_name(arr), slice=idx,
+                                                                           ctx=ast.Store())], value=val), s))
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            elts = target.elts
+            if any(isinstance(e, ast.Starred) for e in elts):
+                raise self.err(s, "starred assignment", "unpack element by element")
+            if isinstance(s.value, (ast.Tuple, ast.List)) and len(s.value.elts) == len(elts):
+                temps = [self.atom(v, out, self._base(t)) for t, v in zip(elts, s.value.elts)]
+            elif isinstance(s.value, ast.Call):
+                temps = self.call(s.value, out, want=len(elts))
+            else:
+                raise self.err(s, f"tuple unpacking of `{ast.unparse(s.value)}`",
+                               "unpack a tuple literal or the result of a jitted helper")
+            # copy the temporaries first so swaps like `a, b = b, a` stay right
+            held = []
+            for t, v in zip(elts, temps):
+                if isinstance(v, ast.Name) and any(isinstance(e, ast.Name) and e.id == v.id for e in elts):
+                    h = self.fresh(v.id + "_old")
+                    out.append(ast.copy_location(ast.Assign(targets=[_name(h, True)], value=v), s))
+                    v = _name(h)
+                held.append(v)
+            for t, v in zip(elts, held):
+                self.assign(ast.copy_location(ast.Assign(targets=[t], value=v), s), out)
+            return
+        raise self.err(s, f"assignment to `{ast.unparse(target)}`", "assign to a name or an array element")
+
+    def augassign(self, s: ast.AugAssign, out):
+        target = s.target
+        if isinstance(target, ast.Name):
+            if isinstance(s.op, (ast.Add, ast.Sub)) and target.id not in self.arrays:
+                val = self.atom(s.value, out, target.id + "_inc")
+                if isinstance(val, ast.Name) and val.id == target.id:
+                    val = self.copy_to_temp(val, out, s)
+                out.append(ast.copy_location(ast.AugAssign(target=_name(target.id, True), op=s.op, value=val), s))
+                return
+            expr = ast.BinOp(left=_name(target.id), op=s.op, right=s.value)
+            return self.assign_expr(target.id, ast.copy_location(expr, s), out, s)
+        if isinstance(target, ast.Subscript):
+            arr, idx = self.subscript_parts(target, out)
+            if isinstance(s.op, (ast.Add, ast.Sub)):
+                val = self.atom(s.value, out, arr + "_inc")
+                out.append(ast.copy_location(ast.AugAssign(
+                    target=ast.Subscript(value=_name(arr), slice=idx, ctx=ast.Store()), op=s.op, value=val), s))
+                return
+            old = self.fresh(arr + "_old")
+            out.append(ast.copy_location(ast.Assign(targets=[_name(old, True)], value=ast.Subscript(
+                value=_name(arr), slice=copy.deepcopy(idx), ctx=ast.Load())), s))
+            new = self.fresh(arr + "_new")
+            self.assign_expr(new, ast.copy_location(ast.BinOp(left=_name(old), op=s.op, right=s.value), s), out, s)
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=_name(arr), slice=idx,
+                                                                           ctx=ast.Store())], value=_name(new)), s))
+            return
+        raise self.err(s, f"augmented assignment to `{ast.unparse(target)}`")
+
+    def for_(self, s: ast.For, out):
+        if s.orelse:
+            raise self.err(s, "for ... else", "use a flag variable")
+        if not isinstance(s.target, ast.Name):
+            raise self.err(s, f"loop target `{ast.unparse(s.target)}`", "loop over range() with one index")
+        it = s.iter
+        kind = None
+        if isinstance(it, ast.Call) and not it.keywords:
+            dotted = self.resolver.dotted(it.func)
+            kind = self.loop_kind(dotted) if dotted else None
+        if kind is None or not 1 <= len(it.args) <= 3:
+            raise self.err(s, f"loop over `{ast.unparse(it)}`",
+                           "loop over range(...) or numba.prange(...) and index the array")
+        args = [self.atom(a, out, s.target.id + "_bound") for a in it.args]
+        assigned_in_body = {n.id for b in s.body for n in ast.walk(b)
+                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        # bounds are evaluated once: copy any the body reassigns
+        for k, a in enumerate(args):
+            if isinstance(a, ast.Name) and (a.id in assigned_in_body or a.id == s.target.id):
+                args[k] = self.copy_to_temp(a, out, s, s.target.id + "_bound")
+        body = []
+        self.block(s.body, body)
+        call = ast.Call(func=ast.parse(kind, mode="eval").body, args=args, keywords=[])
+        out.append(ast.copy_location(ast.For(target=_name(s.target.id, True), iter=call, body=body or [ast.Pass()],
+                                             orelse=[]), s))
+
+    def loop_kind(self, dotted):
+        found, obj = self.resolver.lookup(dotted)
+        if found:
+            import numba
+            if obj is range:
+                return "range"
+            if obj is numba.prange:
+                return "numba.prange"
+            return None
+        canon = self.resolver.canonical(dotted)
+        return LOOP_CALLS.get(canon) or LOOP_CALLS.get(canon.replace("builtins.", "")) or \
+            ("numba.prange" if canon.endswith(".prange") or canon == "prange" else None)
+
+    # ----------------------------------------------------------- expressions
+    def _base(self, target) -> str:
+        return target.id if isinstance(target, ast.Name) else "value"
+
+    def copy_to_temp(self, atom, out, like, base=None):
+        t = self.fresh(base or (atom.id + "_copy"))
+        out.append(ast.copy_location(ast.Assign(targets=[_name(t, True)], value=atom), like))
+        return _name(t)
+
+    def assign_expr(self, target: str, expr, out, like):
+        """Emit ``target = expr`` in three-address form."""
+        rhs = self.rhs(expr, out, target)
+        if isinstance(rhs, list):       # tuple result of a helper
+            raise self.err(like, "assigning a tuple to one name", "unpack it: `a, b = f(...)`")
+        if target in {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} and not is_atom(rhs):
+            tmp = self.fresh(target)
+            out.append(ast.copy_location(ast.Assign(targets=[_name(tmp, True)], value=rhs), like))
+            rhs = _name(tmp)
+        if isinstance(rhs, ast.Name) and rhs.id == target:
+            return
+        if isinstance(rhs, ast.Name) and rhs.id in self.arrays:
+            self.arrays.add(target)
+        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
+            self.arrays.add(target)
+        node = ast.copy_location(ast.Assign(targets=[_name(target, True)], value=rhs), like)
+        out.append(node)
+
+    def atom(self, expr, out, base="t"):
+        """Reduce ``expr`` to a name or constant, emitting statements into ``out``."""
+        if isinstance(expr, ast.Constant):
+            if isinstance(expr.value, (int, float, bool)):
+                return expr
+            raise self.err(expr, f"constant {expr.value!r}", "kernels compute with numbers only")
+        if isinstance(expr, ast.Name):
+            return self.name(expr)
+        rhs = self.rhs(expr, out, base)
+        if isinstance(rhs, list):
+            raise self.err(expr, "tuple value in an expression", "unpack it first")
+        if is_atom(rhs):
+            return rhs
+        t = self.fresh(base)
+        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
+            self.arrays.add(t)
+        out.append(ast.copy_location(ast.Assign(targets=[_name(t, True)], value=rhs), expr))
+        return _name(t)
+
+    def name(self, node: ast.Name):
+        if node.id in self.locals:
+            return _name(node.id)
+        if node.id in ("True", "False"):
+            return ast.Constant(node.id == "True")
+        found, obj = self.resolver.lookup(node.id)
+        if found:
+            if isinstance(obj, (bool, int, float, np.integer, np.floating)):
+                v = obj.item() if isinstance(obj, np.generic) else obj
+                return ast.copy_location(ast.Constant(v), node)
+            if isinstance(obj, np.ndarray):
+                self.global_arrays[node.id] = obj
+                self.arrays.add(node.id)
+                return _name(node.id)
+        raise self.err(node, f"name `{node.id}` that is neither local nor a numeric global",
+                       "pass it as an argument")
+
+    def rhs(self, expr, out, base):
+        """One operation on atoms (an AST expression), or a list of atoms for tuple results."""
+        if isinstance(expr, (ast.Constant, ast.Name)):
+            return self.atom(expr, out, base)
+        if isinstance(expr, ast.BinOp):
+            if isinstance(expr.op, (ast.MatMult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)) \
+                    and isinstance(expr.op, ast.MatMult):
+                raise self.err(expr, "matrix product `@`", "write the loops")
+            l = self.atom(expr.left, out, base)
+            r = self.atom(expr.right, out, base)
+            return ast.copy_location(ast.BinOp(left=l, op=expr.op, right=r), expr)
+        if isinstance(expr, ast.UnaryOp):
+            v = self.atom(expr.operand, out, base)
+            return ast.copy_location(ast.UnaryOp(op=expr.op, operand=v), expr)
+        if isinstance(expr, ast.Compare):
+            if len(expr.ops) == 1:
+                l = self.atom(expr.left, out, base)
+                r = self.atom(expr.comparators[0], out, base)
+                return ast.copy_location(ast.Compare(left=l, ops=expr.ops, comparators=[r]), expr)
+            parts, left = [], expr.left
+            for op, right in zip(expr.ops, expr.comparators):
+                parts.append(ast.copy_location(ast.Compare(left=left, ops=[op], comparators=[right]), expr))
+                left = right
+            return self.rhs(ast.copy_location(ast.BoolOp(op=ast.And(), values=parts), expr), out, base)
+        if isinstance(expr, ast.BoolOp):
+            # short-circuit evaluation, as Python does
+            t = self.fresh(base + "_cond" if not base.endswith("cond") else base)
+            self.assign_expr(t, expr.values[0], out, expr)
+            for v in expr.values[1:]:
+                rest = []
+                self.assign_expr(t, v, rest, expr)
+                test = _name(t) if isinstance(expr.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(t))
+                if isinstance(test, ast.UnaryOp):
+                    n = self.fresh(t + "_not")
+                    out.append(ast.copy_location(ast.Assign(targets=[_name(n, True)], value=test), expr))
+                    test = _name(n)
+                out.append(ast.copy_location(ast.If(test=test, body=rest or [ast.Pass()], orelse=[]), expr))
+            return _name(t)
+        if isinstance(expr, ast.IfExp):
+            c = self.atom(expr.test, out, base + "_cond")
+            t = self.fresh(base)
+            body, orelse = [], []
+            self.assign_expr(t, expr.body, body, expr)
+            self.assign_expr(t, expr.orelse, orelse, expr)
+            out.append(ast.copy_location(ast.If(test=c, body=body or [ast.Pass()], orelse=orelse), expr))
+            return _name(t)
+        if isinstance(expr, ast.Subscript):
+            if isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
+                arr = self.atom(expr.value.value, out, base)
+                idx = self.atom(expr.slice, out, base)
+                return ast.copy_location(ast.Subscript(value=ast.Attribute(value=arr, attr="shape", ctx=ast.Load()),
+                                                       slice=idx, ctx=ast.Load()), expr)
+            arr, idx = self.subscript_parts(expr, out)
+            return ast.copy_location(ast.Subscript(value=_name(arr), slice=idx, ctx=ast.Load()), expr)
+        if isinstance(expr, ast.Attribute):
+            dotted = self.resolver.dotted(expr)
+            if isinstance(expr.value, ast.Name) and expr.value.id in self.locals and expr.attr in ("size", "ndim"):
+                return ast.copy_location(ast.Attribute(value=_name(expr.value.id), attr=expr.attr,
+                                                       ctx=ast.Load()), expr)
+            if dotted:
+                found, obj = self.resolver.lookup(dotted)
+                if found and isinstance(obj, (int, float)):
+                    return ast.Constant(obj)
+                canon = self.resolver.canonical(dotted)
+                if canon in ("math.pi", "numpy.pi"):
+                    return ast.Constant(math.pi)
+                if canon in ("math.e", "numpy.e"):
+                    return ast.Constant(math.e)
+            raise self.err(expr, f"attribute `{ast.unparse(expr)}`", "use array elements, .shape[k] or constants")
+        if isinstance(expr, ast.Call):
+            return self.call(expr, out, want=1, base=base)
+        if isinstance(expr, ast.Tuple):
+            return [self.atom(e, out, base) for e in expr.elts]
+        constructs = {ast.Lambda: "lambda", ast.ListComp: "list comprehension", ast.GeneratorExp: "generator",
+                      ast.Yield: "generator (yield)", ast.YieldFrom: "generator (yield from)",
+                      ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.DictComp: "dict comprehension",
+                      ast.SetComp: "set comprehension", ast.JoinedStr: "f-string", ast.NamedExpr: "walrus `:=`",
+                      ast.Starred: "starred expression"}
+        raise self.err(expr, constructs.get(type(expr), type(expr).__name__),
+                       "keep kernels to scalar arithmetic, array elements and loops")
+
+    def subscript_parts(self, node: ast.Subscript, out):
+        if not isinstance(node.value, ast.Name):
+            raise self.err(node, f"indexing `{ast.unparse(node.value)}`", "index an array variable: A[i, j]")
+        arr = self.name(node.value).id if node.value.id not in self.locals else node.value.id
+        sl = node.slice
+        elts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        atoms = []
+        for e in elts:
+            if isinstance(e, ast.Slice):
+                raise self.err(node, f"slice `{ast.unparse(node)}` inside a kernel",
+                               "write an explicit loop over the elements")
+            atoms.append(self.atom(e, out, arr + "_index" if not isinstance(e, ast.Name) else "idx"))
+        idx = atoms[0] if len(atoms) == 1 else ast.Tuple(elts=atoms, ctx=ast.Load())
+        return arr, idx
+
+    # ----------------------------------------------------------------- calls
+    def call(self, expr: ast.Call, out, want=1, base="t"):
+        """Classify and lower a call.  ``want``: number of results (0 for a statement)."""
+        dotted = self.resolver.dotted(expr.func)
+        if dotted is None:
+            raise self.err(expr, f"call of `{ast.unparse(expr.func)}`", "call a function by name")
+        if any(isinstance(a, ast.Starred) for a in expr.args):
+            raise self.err(expr, "starred arguments", "pass arguments one by one")
+        canon = self.resolver.canonical(dotted)
+        found, obj = self.resolver.lookup(dotted)
+        helper = None
+        if found and hasattr(obj, "py_func"):
+            helper = obj
+        elif found and callable(obj) and type(obj).__name__ == "function" and obj.__module__ not in ("math",):
+            helper = obj
+        elif not found and self.resolver.globals is None and dotted in self.resolver.file_functions:
+            helper = dotted
+        if helper is not None:
+            return self.inline(helper, expr, out, want, base)
+        key = intrinsic_of(obj=obj) if found else intrinsic_of(dotted=canon)
+        if key is None and not found:
+            key = intrinsic_of(dotted=canon)
+        if key is not None and key != "float" or (key == "float" and canon == "builtins.float"):
+            if expr.keywords:
+                raise self.err(expr, f"keyword arguments to {dotted}", "pass them positionally")
+            if key in ("min", "max") and len(expr.args) > 2:
+                acc = self.atom(expr.args[0], out, base)
+                for a in expr.args[1:-1]:
+                    acc = self.atom(ast.copy_location(ast.Call(func=expr.func, args=[acc, a], keywords=[]), expr),
+                                    out, base)
+                return self.call(ast.copy_location(ast.Call(func=expr.func, args=[acc, expr.args[-1]],
+                                                            keywords=[]), expr), out, want, base)
+            args = [self.atom(a, out, base) for a in expr.args]
+            node = ast.Call(func=ast.parse(spelling(key), mode="eval").body, args=args, keywords=[])
+            node.adtrans_kind, node.adtrans_intrinsic = "intrinsic", key
+            return ast.copy_location(node, expr)
+        short = canon.split(".")[-1]
+        if canon.startswith("numpy.") and short in ALLOCATORS:
+            args = []
+            for a in expr.args:
+                if isinstance(a, ast.Tuple):
+                    args.append(ast.Tuple(elts=[self.atom(e, out, "shape") for e in a.elts], ctx=ast.Load()))
+                elif isinstance(a, ast.Attribute) and self.resolver.dotted(a) and \
+                        self.resolver.canonical(self.resolver.dotted(a)).split(".")[-1] in DTYPES:
+                    args.append(self._dtype(a))
+                else:
+                    args.append(self.atom(a, out, "shape"))
+            kws = []
+            for kw in expr.keywords:
+                if kw.arg != "dtype":
+                    raise self.err(expr, f"keyword `{kw.arg}` of np.{short}", "only dtype= is supported")
+                kws.append(ast.keyword(arg="dtype", value=self._dtype(kw.value)))
+            node = ast.Call(func=ast.parse(f"np.{short}", mode="eval").body, args=args, keywords=kws)
+            node.adtrans_kind = "alloc"
+            if want == 0:
+                return None
+            return ast.copy_location(node, expr)
+        if canon in OPAQUE_CALLS or canon.replace("builtins.", "") in OPAQUE_CALLS:
+            spell = OPAQUE_CALLS.get(canon) or OPAQUE_CALLS[canon.replace("builtins.", "")]
+            args = [self.atom(a, out, base) for a in expr.args]
+            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
+            node.adtrans_kind = "opaque"
+            return ast.copy_location(node, expr)
+        if canon in ("builtins.print",):
+            raise self.err(expr, "print() inside a kernel", "remove it, or print from the driver")
+        raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
+                       "use math/NumPy scalar functions or decorate the helper with @njit")
+
+    def _dtype(self, node):
+        dotted = self.resolver.dotted(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
+        if dotted:
+            short = self.resolver.canonical(dotted).split(".")[-1]
+            if short in DTYPES:
+                return ast.parse(f"np.{short}", mode="eval").body
+            if short in ("float", "int", "bool"):
+                return ast.parse({"float": "np.float64", "int": "np.int64", "bool": "np.bool_"}[short],
+                                 mode="eval").body
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
+            return node     # x.dtype
+        raise self.err(node, f"dtype `{ast.unparse(node)}`", "use np.float64, np.float32, np.int64 ...")
+
+    def inline(self, helper, expr: ast.Call, out, want, base):
+        from ..parse import parse_file_function
+        if isinstance(helper, str):
+            hp = parse_file_function(self.p.filename, helper)
+        else:
+            hp = parse_function(helper)
+        if hp.name in self.stack:
+            raise self.err(expr, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
+        if expr.keywords:
+            raise self.err(expr, f"keyword arguments in the call to {hp.name}", "pass them positionally")
+        if len(expr.args) != len(hp.params) or hp.tree.args.vararg or hp.tree.args.kwonlyargs:
+            raise self.err(expr, f"call to {hp.name} with {len(expr.args)} arguments for "
+                                 f"{len(hp.params)} parameters", "call helpers with every parameter, positionally")
+        args = [self.atom(a, out, hp.name + "_arg") for a in expr.args]
+        array_params = {p for p, a in zip(hp.params, args) if isinstance(a, ast.Name) and a.id in self.arrays}
+        inner = Normaliser(hp, array_params, NameAllocator(names_in(hp.tree)), self.stack,
+                           Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
+                           else self.resolver).run()
+        self.global_arrays.update(inner.global_arrays)
+        # rename: array parameters -> caller's arrays, everything else -> fresh names
+        mapping = {}
+        for p, a in zip(hp.params, args):
+            if p in array_params:
+                mapping[p] = a.id
+        local_names = {n.id for s in inner.body for n in ast.walk(s) if isinstance(n, ast.Name)}
+        local_names |= set(inner.params) | set(inner.results)
+        for n in sorted(local_names):
+            if n not in mapping and n not in inner.global_arrays:
+                mapping[n] = self.fresh(f"{hp.name}_{n}")
+        for p, a in zip(hp.params, args):
+            if p not in array_params:
+                out.append(ast.copy_location(ast.Assign(targets=[_name(mapping[p], True)], value=a), expr))
+        renamer = _Rename(mapping)
+        for s in inner.body:
+            out.append(renamer.visit(copy.deepcopy(s)))
+        for n in inner.arrays:
+            if n in mapping:
+                self.arrays.add(mapping[n])
+        self.locals |= set(mapping.values())
+        results = [_name(mapping[r]) for r in inner.results]
+        if want == 0:
+            return None
+        if want == 1:
+            if len(results) != 1:
+                raise self.err(expr, f"{hp.name} returns {len(results)} values, used as one",
+                               "unpack its results")
+            return results[0]
+        if len(results) != want:
+            raise self.err(expr, f"{hp.name} returns {len(results)} values, unpacked into {want}")
+        return results
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def visit_Name(self, node):
+        if node.id in self.mapping:
+            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
+        return node
+
+
+def normalise(primal: Primal, array_params: set) -> Normalised:
+    """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays."""
+    return Normaliser(primal, array_params).run()

@@ -1,0 +1,47 @@
+"""Runtime support called by generated adjoints: typed, growable tapes.
+
+A tape is a 1-D array and a top index; pushes double the capacity when full
+(amortised O(1)).  These are compiled once and cached on disk by Numba.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _grow(tape, need):
+    cap = max(2 * tape.shape[0], need, 16)
+    new = np.empty(cap, tape.dtype)
+    new[:tape.shape[0]] = tape
+    return new
+
+
+@njit(cache=True)
+def tape_push(tape, top, value):
+    """Push ``value``; returns ``(tape, top)`` (the tape may have been reallocated)."""
+    if top >= tape.shape[0]:
+        tape = _grow(tape, top + 1)
+    tape[top] = value
+    return tape, top + 1
+
+
+@njit(cache=True)
+def tape_push_array(tape, top, arr):
+    """Push a copy of every element of ``arr`` (any shape, C order)."""
+    flat = np.ascontiguousarray(arr).ravel()
+    n = flat.size
+    if top + n > tape.shape[0]:
+        tape = _grow(tape, top + n)
+    tape[top:top + n] = flat
+    return tape, top + n
+
+
+@njit(cache=True)
+def tape_pop_array(tape, top, out):
+    """Pop ``out.size`` elements into the C-contiguous array ``out``; returns the new top."""
+    n = out.size
+    top -= n
+    flat = out.reshape(n)
+    flat[:] = tape[top:top + n]
+    return top

@@ -1,0 +1,87 @@
+"""Turn the builder's placeholders into code: tape pushes/pops that are needed,
+tape allocations and adjoint initialisations at the start of each scope, and
+the prange rewrite."""
+from __future__ import annotations
+
+import ast
+
+from ..analyse.types import is_array, scalar_dtype_name
+from .builder import COMMENT, POP, PUSH, SCOPE_START, is_marker
+from .parallel import PrangeRewriter
+
+
+class Finalizer:
+    def __init__(self, builder, seeds: dict):
+        self.b = builder
+        self.seeds = seeds          # result name -> seed parameter name
+        self.by_id = {s.id: s for s in builder.scopes}
+        self.loops = {id(s.loop_node): s for s in builder.scopes if s.loop_node is not None}
+        self.prange = PrangeRewriter(builder)
+
+    def run(self, body):
+        body = self.block(body)
+        return self.scope_starts(body)
+
+    def block(self, stmts):
+        out = []
+        for s in stmts:
+            if is_marker(s, PUSH) or is_marker(s, POP):
+                out.extend(self.tape_op(s))
+                continue
+            for field in ("body", "orelse"):
+                if hasattr(s, field) and isinstance(getattr(s, field), list):
+                    setattr(s, field, self.block(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
+            scope = self.loops.get(id(s))
+            if scope is not None and scope.prange_var is not None:
+                out.extend(self.prange.rewrite(scope, s))
+            else:
+                out.append(s)
+        return out
+
+    def tape_op(self, s):
+        kind = s.value.func.id
+        x, sid = s.value.args[0].value, s.value.args[1].value
+        b = self.b
+        if x not in b.needed or is_array(b.types.get(x)) or x not in b.types:
+            return []
+        dt = scalar_dtype_name(b.types[x])
+        scope = self.by_id[sid]
+        b.tape_dtypes[sid].add(dt)
+        b.pushed_names[sid].add(x)
+        tape, top = b.tape_vars(scope, dt)
+        if kind == PUSH:
+            return [ast.parse(f"{tape}, {top} = tape_push({tape}, {top}, {x})").body[0]]
+        return [ast.parse(f"{top} -= 1").body[0], ast.parse(f"{x} = {tape}[{top}]").body[0]]
+
+    def prologue(self, scope):
+        b = self.b
+        out = []
+        for dt in sorted(b.tape_dtypes.get(scope.id, ())):
+            tape, top = b.tape_vars(scope, dt)
+            size = 1024 if scope.parent is None else 64
+            out.append(ast.parse(f"{tape} = np.empty({size}, np.{dt})").body[0])
+            out.append(ast.parse(f"{top} = 0").body[0])
+        body = b.norm.body if scope.root is None else scope.root.body
+        for x in sorted(b.pushed_names.get(scope.id, ())):
+            sites = b.sites.get(x) or [None]
+            if x not in scope.live_in and not any(sites[0] is t for t in body):
+                out.append(ast.Assign(targets=[ast.Name(x, ast.Store())], value=b.zero(x)))
+        for x in sorted(scope.owned):
+            if is_array(b.types.get(x)):
+                continue
+            value = ast.Name(self.seeds[x]) if (scope.parent is None and x in self.seeds) else b.zero(x)
+            out.append(ast.Assign(targets=[ast.Name(b.adj(x), ast.Store())], value=value))
+        return out
+
+    def scope_starts(self, stmts):
+        out = []
+        for s in stmts:
+            if is_marker(s, SCOPE_START):
+                out.extend(self.prologue(self.by_id[s.value.args[0].value]))
+                continue
+            for field in ("body", "orelse"):
+                if hasattr(s, field) and isinstance(getattr(s, field), list):
+                    setattr(s, field, self.scope_starts(getattr(s, field)) or
+                            ([ast.Pass()] if field == "body" else []))
+            out.append(s)
+        return out
