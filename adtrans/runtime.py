@@ -45,3 +45,13 @@ def tape_pop_array(tape, top, out):
     flat = out.reshape(n)
     flat[:] = tape[top:top + n]
     return top
+
+
+# Thread ids for per-thread adjoint buffers.  Numba's public get_thread_id /
+# get_num_threads reference ctypes pointers, which disables on-disk caching;
+# these intrinsics call the same threading-layer symbols by name.
+from numba.np.ufunc.parallel import _iget_num_threads as num_threads  # noqa: E402
+from numba.np.ufunc.parallel import _iget_thread_id as thread_id  # noqa: E402
+from numba.np.ufunc.parallel import _launch_threads  # noqa: E402
+
+_launch_threads()

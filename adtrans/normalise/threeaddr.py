@@ -192,10 +192,29 @@ class Normaliser:
         self.results: list[str] = list(lower.ret_names or [])
         out: list[ast.stmt] = []
         self.block(body, out, top=True)
+        out = self.freeze_branch_tests(out)
         return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
                           filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
                           global_arrays=self.global_arrays, parallel=self.p.parallel, cuda=self.p.cuda,
                           primal=self.p)
+
+    def freeze_branch_tests(self, stmts):
+        """Copy an ``if`` test that its own branches reassign, so the reverse sweep sees the decision."""
+        out = []
+        for s in stmts:
+            if isinstance(s, ast.If):
+                s.body = self.freeze_branch_tests(s.body)
+                s.orelse = self.freeze_branch_tests(s.orelse)
+                assigned = {n.id for b in s.body + s.orelse for n in ast.walk(b)
+                            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                if s.test.id in assigned:
+                    c = self.fresh(s.test.id + "_taken")
+                    out.append(ast.copy_location(ast.Assign(targets=[_name(c, True)], value=_name(s.test.id)), s))
+                    s.test = _name(c)
+            elif isinstance(s, (ast.For, ast.While)):
+                s.body = self.freeze_branch_tests(s.body)
+            out.append(s)
+        return out
 
     def block(self, stmts, out, top=False):
         for i, s in enumerate(stmts):

@@ -68,6 +68,7 @@ class Scope:
         self.seen: set = set()
         self.owned: set = set()
         self.loop_node = None
+        self.fused = False
         self.tape_scope = self if (parent is None or prange_var) else parent.tape_scope
 
     @property
@@ -208,6 +209,8 @@ class AdjointBuilder:
                 return f"`{x}` is used after the loop"
         if loop_is_prange(loop):
             return None
+        if self.live_after(loop, i):
+            return f"the loop index `{i}` is used after the loop"
         r, w, local = self.body_arrays(body)
         shared = (r & w) - local
         if shared:
@@ -323,7 +326,9 @@ class AdjointBuilder:
         if x is not None:
             first = depth == 0 and x not in scope.seen and x not in scope.live_in
             scope.seen.add(x)
-            if not first:
+            # an outer accumulator updated in a fused iteration keeps its new value
+            keeps = scope.fused and x in scope.live_in
+            if not first and not keeps:
                 fwd.append(marker(PUSH, x, scope.tape_scope.id))
         fwd.append(primal)
         if isinstance(s, ast.Assign) and x is not None:
@@ -400,7 +405,8 @@ class AdjointBuilder:
         return self.taped_loop(L, scope, depth, why)
 
     def compound_save(self, L, scope, only_header=False):
-        names = {L.target.id} if isinstance(L, ast.For) else set()
+        # loop variables of independent loops are not live after them (see `independent`)
+        names = {L.target.id} if isinstance(L, ast.For) and only_header else set()
         if not only_header:
             names |= {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None}
         saves, pops = [], []
@@ -495,6 +501,7 @@ class AdjointBuilder:
         child = Scope(L, scope, self.live_in_of(L), mode=scope.mode,
                       prange_var=L.target.id if is_par else None,
                       recompute_root=scope.recompute_root, renames=scope.renames)
+        child.fused = True
         self.scopes.append(child)
         body = self.adjacent(L.body, child)
         loop = ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),

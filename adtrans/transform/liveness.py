@@ -25,7 +25,9 @@ def upward_exposed(stmts, x) -> bool:
                 return False
             continue
         if isinstance(s, (ast.For, ast.While)):
-            if x in reads(s) or upward_exposed(s.body, x):
+            if x in reads(s):
+                return True
+            if not (isinstance(s, ast.For) and s.target.id == x) and upward_exposed(s.body, x):
                 return True
             continue
         if x in reads(s):

@@ -74,8 +74,8 @@ class PrangeRewriter:
             if thread is None:
                 thread = b.norm.alloc.fresh("thread")
                 nthreads = b.norm.alloc.fresh("n_threads")
-                pre.append(ast.parse(f"{nthreads} = numba.get_num_threads()").body[0])
-                head.append(ast.parse(f"{thread} = numba.get_thread_id()").body[0])
+                pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
+                head.append(ast.parse(f"{thread} = thread_id()").body[0])
             buf = b.norm.alloc.fresh(d + "_per_thread")
             ndim = b.types[arr].ndim
             shape = ", ".join([nthreads] + [f"{d}.shape[{k}]" for k in range(ndim)])

@@ -1,0 +1,162 @@
+"""Kernels exercising each adjoint rule (imported by the tests; module-level so Numba caches them)."""
+import math
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def straight_line(x, a, b):
+    t = a * x[0] + b / x[1] - x[2] ** 3
+    u = math.exp(t * 0.1) + math.log(x[0]) + math.sqrt(x[1]) - math.sin(a) * math.cos(b)
+    v = math.tanh(u) + math.atan2(x[0], x[1]) + math.hypot(a, b) + abs(x[2] - 2.0)
+    w = min(t, u) + max(v, a) + math.pow(x[0], 2.5) + math.log1p(b * b) + np.cbrt(x[1]) + math.tan(0.3 * a)
+    return t * u + v * w - (x[0] % 0.7) + math.floor(a)
+
+
+@njit(cache=True)
+def nested_triangular(x, n):
+    s = 0.0
+    for i in range(n):
+        for j in range(i):
+            s += x[i] * x[j] * math.sin(x[i] - x[j])
+    for i in range(n - 1, -1, -2):
+        s -= x[i] ** 2
+    return s
+
+
+@njit(cache=True)
+def overwrite_scalars(x, n):
+    t = 1.0
+    for i in range(n):
+        t = t * x[i] + math.sin(t)
+        if t > 2.0:
+            t = t / 2.0
+    return t
+
+
+@njit(cache=True)
+def time_loop(u, c, steps):
+    n = u.shape[0]
+    tmp = np.empty(n)
+    for s in range(steps):
+        for i in range(1, n - 1):
+            tmp[i] = u[i] + c * (u[i - 1] - 2.0 * u[i] + u[i + 1]) - 0.1 * u[i] ** 3
+        for i in range(1, n - 1):
+            u[i] = tmp[i]
+    e = 0.0
+    for i in range(n):
+        e += u[i] * u[i]
+    return e
+
+
+@njit(cache=True)
+def newton_sqrt(a, x):
+    y = x
+    it = 0
+    while abs(y * y - a) > 1e-12 and it < 50:
+        y = 0.5 * (y + a / y)
+        it += 1
+    return y
+
+
+@njit(cache=True)
+def early_exit(x, n):
+    s = 0.0
+    for i in range(n):
+        if x[i] < 0.0:
+            continue
+        s += math.sqrt(x[i]) * s + x[i]
+        if s > 5.0:
+            break
+    if s > 4.0:
+        return s * 2.0
+    return s
+
+
+@njit(cache=True)
+def _sq_dist(p, q):
+    d = p - q
+    return d * d
+
+
+@njit(cache=True)
+def _scatter(out, i, v):
+    out[i] += v * v
+    out[i + 1] -= 0.5 * v
+
+
+@njit(cache=True)
+def helpers(x, out):
+    for i in range(x.shape[0] - 1):
+        r = _sq_dist(x[i], x[i + 1])
+        _scatter(out, i, r)
+
+
+@njit(cache=True)
+def inplace_updates(a, b):
+    for i in range(a.shape[0]):
+        a[i] *= b[i]
+        a[i] += math.sin(b[i])
+        b[i] = a[i] * a[i]
+        a[i] -= b[i] * 0.5
+    return a[0] + b[-1]
+
+
+@njit(cache=True)
+def int_from_float(x, table):
+    s = 0.0
+    for i in range(x.shape[0]):
+        k = int(x[i] * 3.0)
+        s += table[k % table.shape[0]] * x[i]
+    return s
+
+
+@njit(cache=True)
+def dead_acos(x):
+    unused = math.acos(2.0 * x[0])
+    return x[0] * x[1]
+
+
+@njit(cache=True)
+def local_array(x):
+    n = x.shape[0]
+    y = np.zeros(n)
+    for i in range(n):
+        y[i] = x[i] * x[i]
+    s = 0.0
+    for i in range(n):
+        s += y[i] * y[(i + 1) % n]
+    return s
+
+
+@njit(cache=True)
+def matrix_2d(A, v, out):
+    for i in range(A.shape[0]):
+        acc = 0.0
+        for j in range(A.shape[1]):
+            acc += A[i, j] * v[j]
+        out[i] = math.tanh(acc)
+
+
+@njit(cache=True)
+def branchy(x, thresh):
+    s = 0.0
+    for i in range(x.shape[0]):
+        y = x[i] if x[i] > thresh else -x[i] * thresh
+        s += y * y if y > 0.1 and i % 2 == 0 else y
+    return s
+
+
+@njit(cache=True)
+def tuple_swap(x):
+    a, b = x[0], x[1]
+    for k in range(3):
+        a, b = b, a * b + 0.1
+    return a - b
+
+
+@njit(cache=True)
+def float32_kernel(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sqrt(x[i] * x[i] + np.float32(1.0)) * x[i]

@@ -1,0 +1,66 @@
+"""prange kernels for the parallel rule (module-level so Numba caches them)."""
+import math
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(parallel=True, cache=True)
+def neighbour_product(x):
+    s = 0.0
+    for i in prange(x.shape[0] - 1):
+        s += x[i] * x[i + 1]
+    return s
+
+
+@njit(parallel=True, cache=True)
+def gather(x, idx, w):
+    s = 0.0
+    for i in prange(idx.shape[0]):
+        v = x[idx[i]]
+        s += w[i] * v * v
+    return s
+
+
+@njit(parallel=True, cache=True)
+def pairwise_energy(a, b, out):
+    for i in prange(a.shape[0]):
+        e = 0.0
+        for j in range(b.shape[0]):
+            d = a[i, 0] - b[j, 0]
+            r2 = d * d + (a[i, 1] - b[j, 1]) ** 2 + 0.5
+            e += 1.0 / r2 - 0.3 / math.sqrt(r2)
+        out[i] = 0.5 * e
+
+
+@njit(parallel=True, cache=True)
+def column_update(A, B, a, c):
+    for j in prange(A.shape[1]):
+        for i in range(A.shape[0]):
+            A[i, j] += a * B[i, j] * c
+
+
+@njit(parallel=True, cache=True)
+def scaled(x, c, out):
+    for i in prange(x.shape[0]):
+        out[i] = c * x[i] + math.sin(c) * x[i] * x[i]
+
+
+@njit(parallel=True, cache=True)
+def edge_energy(x, edges, k):
+    s = 0.0
+    for e in prange(edges.shape[0]):
+        d = x[edges[e, 0]] - x[edges[e, 1]]
+        s += k[e] * d * d
+        if d > 0.5:
+            s += 0.1 * d
+    return s
+
+
+@njit(parallel=True, cache=True)
+def stencil_inplace(u, out):
+    n = u.shape[0]
+    for i in prange(1, n - 1):
+        out[i] = u[i - 1] - 2.0 * u[i] + u[i + 1]
+    for i in prange(n):
+        u[i] = u[i] * 0.5
