@@ -28,6 +28,18 @@ def _walk_no_loops(node):
         yield from _walk_no_loops(child)
 
 
+def _always_leaves(stmts) -> bool:
+    """True if every path through ``stmts`` ends in return/break/continue."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Break, ast.Continue)):
+        return True
+    if isinstance(last, ast.If):
+        return _always_leaves(last.body) and _always_leaves(last.orelse)
+    return False
+
+
 def _name(id_, ctx=ast.Load):
     return ast.Name(id=id_, ctx=ctx())
 
@@ -92,6 +104,12 @@ class JumpLowering:
                 return out
             if isinstance(s, ast.Continue):
                 out.append(_assign(loop_flags[1], ast.Constant(True), s))
+                return out
+            if isinstance(s, ast.If) and rest and (_always_leaves(s.body) or _always_leaves(s.orelse)):
+                # `if c: return a` followed by more code: the rest belongs to the other branch
+                body, orelse = (s.body, s.orelse + rest) if _always_leaves(s.body) else (s.body + rest, s.orelse)
+                out.append(ast.copy_location(ast.If(test=s.test, body=self.block(body, loop_flags) or [ast.Pass()],
+                                                    orelse=self.block(orelse, loop_flags)), s))
                 return out
             if isinstance(s, ast.If):
                 new_if = ast.copy_location(ast.If(test=s.test, body=self.block(s.body, loop_flags) or [ast.Pass()],

@@ -193,6 +193,8 @@ class Normaliser:
         out: list[ast.stmt] = []
         self.block(body, out, top=True)
         out = self.freeze_branch_tests(out)
+        from .ssa import SSA, reads_outside_loops
+        out = SSA(self.fresh, self.arrays, self.results, reads_outside_loops(out)).run(out, self.p.params)
         return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
                           filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
                           global_arrays=self.global_arrays, parallel=self.p.parallel, cuda=self.p.cuda,
@@ -665,7 +667,8 @@ class Normaliser:
         for p, a in zip(hp.params, args):
             if p in array_params:
                 mapping[p] = a.id
-        local_names = {n.id for s in inner.body for n in ast.walk(s) if isinstance(n, ast.Name)}
+        local_names = {n.id for s in inner.body for n in ast.walk(s)
+                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         local_names |= set(inner.params) | set(inner.results)
         for n in sorted(local_names):
             if n not in mapping and n not in inner.global_arrays:

@@ -267,9 +267,30 @@ class AdjointBuilder:
         self.need(r)
         return f + r
 
+    def hoist(self, loop, s2):
+        """Split ``s2`` into scalar statements that do not depend on ``loop`` (they may run
+        before it) and the rest."""
+        assigned = {scalar_target(s) for s, _ in iter_stmts(loop.body)} - {None}
+        assigned.add(loop.target.id)
+        _, written, _ = self.body_arrays(loop.body)
+        early, late = [], []
+        for s in s2:
+            x = scalar_target(s)
+            ok = (isinstance(s, ast.Assign) and x is not None and not is_alloc(s.value)
+                  and not (reads(s) & assigned) and not (self.body_arrays([s])[0] & written))
+            if ok:
+                early.append(s)
+            else:
+                late.append(s)
+                if x is not None:
+                    assigned.add(x)
+        return early, late
+
     def try_fuse(self, s1, loop, s2, scope):
         if not isinstance(loop, ast.For) or self.independent(loop) is not None:
             return None
+        early, s2 = self.hoist(loop, s2)
+        s1 = list(s1) + early
         if not loop_is_prange(loop) and not self.unique_stores(loop):
             return None
         if any(not isinstance(s, (ast.Assign, ast.AugAssign)) or
@@ -287,7 +308,9 @@ class AdjointBuilder:
         if rev_reads & (loop_names | s2_names | {loop.target.id}):
             scope.seen = saved_seen
             return None
-        saves, pops = self.compound_save(loop, scope)
+        # only values the reverse of s1 reads need restoring after the fused loop
+        r1_reads = {n.id for st in r1 for n in ast.walk(st) if isinstance(n, ast.Name)}
+        saves, pops = self.compound_save(loop, scope, restrict=r1_reads)
         fused = self.fused_loop(loop, scope)
         self.need(r1)
         self.need(r2)
@@ -304,8 +327,12 @@ class AdjointBuilder:
     # -------------------------------------------------------- statements
     def stmt(self, s, scope, depth):
         if isinstance(s, ast.If):
+            # the two branches exclude each other: an assignment in one does not overwrite the other's
+            before = set(scope.seen)
             f1, r1 = self.block(s.body, scope, depth)
+            after_body, scope.seen = scope.seen, before
             f2, r2 = self.block(s.orelse, scope, depth)
+            scope.seen |= after_body
             fwd = [ast.If(test=copy.deepcopy(s.test), body=f1 or [ast.Pass()], orelse=f2)] if (f1 or f2) else []
             rev = [ast.If(test=copy.deepcopy(s.test), body=r1 or [ast.Pass()], orelse=r2)] if (r1 or r2) else []
             return fwd, rev
@@ -404,11 +431,13 @@ class AdjointBuilder:
             return self.recompute_loop(L, scope, depth)
         return self.taped_loop(L, scope, depth, why)
 
-    def compound_save(self, L, scope, only_header=False):
+    def compound_save(self, L, scope, only_header=False, restrict=None):
         # loop variables of independent loops are not live after them (see `independent`)
         names = {L.target.id} if isinstance(L, ast.For) and only_header else set()
         if not only_header:
             names |= {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None}
+        if restrict is not None:
+            names &= restrict
         saves, pops = [], []
         for x in sorted(names):
             if x in scope.seen or x in scope.live_in:

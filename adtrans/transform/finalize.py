@@ -10,6 +10,17 @@ from .builder import COMMENT, POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
 
 
+def conditional_names(body) -> set:
+    """Scalars assigned inside an ``if`` anywhere in ``body``."""
+    out = set()
+    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+        if isinstance(node, ast.If):
+            for sub in ast.walk(ast.Module(body=node.body + node.orelse, type_ignores=[])):
+                if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Name):
+                    out.add(sub.targets[0].id)
+    return out
+
+
 class Finalizer:
     def __init__(self, builder, seeds: dict):
         self.b = builder
@@ -62,10 +73,17 @@ class Finalizer:
             out.append(ast.parse(f"{tape} = np.empty({size}, np.{dt})").body[0])
             out.append(ast.parse(f"{top} = 0").body[0])
         body = b.norm.body if scope.root is None else scope.root.body
+        init = set()
         for x in sorted(b.pushed_names.get(scope.id, ())):
             sites = b.sites.get(x) or [None]
             if x not in scope.live_in and not any(sites[0] is t for t in body):
-                out.append(ast.Assign(targets=[ast.Name(x, ast.Store())], value=b.zero(x)))
+                init.add(x)
+        if scope.prange_var is not None:
+            # names assigned only under a branch would look loop-carried to Numba's parfor pass
+            init |= {x for x in conditional_names(body) if x not in scope.live_in and x in b.types
+                     and not is_array(b.types[x])}
+        for x in sorted(init):
+            out.append(ast.Assign(targets=[ast.Name(x, ast.Store())], value=b.zero(x)))
         for x in sorted(scope.owned):
             if is_array(b.types.get(x)):
                 continue
