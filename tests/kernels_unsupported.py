@@ -1,0 +1,60 @@
+"""Kernels with constructs adtrans refuses; each marks its offending line with `# <-`."""
+import numpy as np
+from numba import njit
+
+
+def gen_kernel(x):
+    for v in x:            # <- loop over an array
+        yield v
+
+
+@njit
+def try_kernel(x):
+    s = 0.0
+    try:                   # <- try
+        s = x[0]
+    except Exception:
+        s = 0.0
+    return s
+
+
+@njit
+def slicing(x):
+    y = x[1:3]             # <- slice
+    return y[0]
+
+
+@njit
+def recursive(x, n):
+    if n == 0:
+        return x[0]
+    return recursive(x, n - 1) * 2.0   # <- recursion
+
+
+@njit
+def calls_unknown(x):
+    return np.linalg.norm(x)           # <- no rule
+
+
+@njit
+def writes_const(x, table):
+    for i in range(x.shape[0]):
+        table[i] = x[i] * 2.0          # <- active into Const
+    return table[0]
+
+
+@njit
+def list_kernel(x):
+    acc = [0.0]                        # <- list
+    return x[0] + acc[0]
+
+
+def make_closure():
+    scale = [2.0]
+
+    def closure(x):
+        return x[0] * scale[0]
+    return closure
+
+
+closure = make_closure()

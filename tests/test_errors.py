@@ -1,0 +1,57 @@
+"""Unsupported constructs raise UnsupportedError naming file:line; nothing is silently wrong."""
+import inspect
+
+import numpy as np
+import pytest
+
+import adtrans
+import kernels_unsupported as U
+
+
+def marked_line(fn):
+    lines, first = inspect.getsourcelines(getattr(fn, "py_func", fn))
+    for k, line in enumerate(lines):
+        if "# <-" in line:
+            return first + k
+    raise AssertionError("no marked line")
+
+
+@pytest.mark.parametrize("fn,args,activity,construct", [
+    (U.try_kernel, [np.ones(3)], ("dup",), "try"),
+    (U.slicing, [np.ones(3)], ("dup",), "slice"),
+    (U.recursive, [np.ones(3), 2], ("dup", "const"), "recursive"),
+    (U.calls_unknown, [np.ones(3)], ("dup",), "no adjoint rule"),
+    (U.writes_const, [np.ones(3), np.ones(3)], ("dup", "const"), "Const"),
+    (U.list_kernel, [np.ones(3)], ("dup",), "list"),
+])
+def test_unsupported_names_file_and_line(fn, args, activity, construct):
+    with pytest.raises(adtrans.UnsupportedError) as info:
+        adtrans.source(fn, activity, *args)
+    err = info.value
+    assert err.filename.endswith("kernels_unsupported.py")
+    assert err.lineno == marked_line(fn), str(err)
+    assert construct in str(err)
+    assert err.hint
+
+
+def test_closure_over_mutable_state_is_refused():
+    with pytest.raises(adtrans.UnsupportedError, match="closure"):
+        adtrans.source(U.closure, ("dup",), np.ones(2))
+
+
+def test_generator_is_refused():
+    with pytest.raises(adtrans.UnsupportedError) as info:
+        adtrans.source(U.gen_kernel, ("dup",), np.ones(2))
+    assert info.value.lineno == marked_line(U.gen_kernel)
+
+
+def test_bad_activity():
+    with pytest.raises(adtrans.ActivityError):
+        adtrans.source(U.slicing, ("active",), np.ones(3))
+    with pytest.raises(adtrans.ActivityError):
+        adtrans.source(U.slicing, ("dup", "const"), np.ones(3))
+
+
+def test_duplicated_shape_mismatch():
+    with pytest.raises(adtrans.ActivityError):
+        adtrans.Duplicated(np.ones(3), np.ones(4))
