@@ -19,13 +19,13 @@ $(STAMP): setup.cfg pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests -p no:cacheprovider
 
 demo: $(STAMP)
 	$(PY) examples/minibude/run.py --check
 
 bench: $(STAMP)
-	$(PY) -m adtrans.bench
+	$(PY) bench/run.py
 
 gpu-check: $(STAMP)
 	$(PY) scripts/gpu_check.py

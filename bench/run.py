@@ -1,0 +1,121 @@
+"""`make bench`: primal time, gradient time and their ratio (medians over repeats), one run.
+
+Prints one table; prange kernels are measured with 1 and 2 threads.  The
+miniBUDE row uses the bm1 deck when present.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "examples" / "minibude"))
+
+import adtrans  # noqa: E402
+import kernels as K  # noqa: E402
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def case(name, primal, gradient, threads=None, repeats=7, note=""):
+    if threads:
+        numba.set_num_threads(threads)
+    primal()
+    gradient()          # compile both first
+    tp = median_time(primal, repeats)
+    tg = median_time(gradient, repeats)
+    return (name, threads or 1, tp, tg, tg / tp, note)
+
+
+def rows(repeats, quick):
+    rng = np.random.default_rng(0)
+    out = []
+    n, steps = (2000, 200) if not quick else (500, 50)
+    u0 = rng.uniform(0, 1, n)
+    out.append(case(f"heat time loop n={n} steps={steps}", lambda: K.heat_time_loop(u0.copy(), 0.2, steps),
+                    lambda: adtrans.grad(K.heat_time_loop)(u0.copy(), 0.2, steps), repeats=repeats,
+                    note="taped time loop, recomputed inner loops"))
+    m = 1500 if not quick else 400
+    x = rng.uniform(0, 10, (m, 3))
+    out.append(case(f"pair potential n={m} (triangular)", lambda: K.pair_potential(x, m),
+                    lambda: adtrans.grad(K.pair_potential)(x, m), repeats=repeats, note="recomputed outer, fused inner"))
+    xs = rng.uniform(-1, 1, 200_000)
+    out.append(case("scalar recurrence n=200k", lambda: K.recurrence(xs, 0.9),
+                    lambda: adtrans.grad(K.recurrence)(xs, 0.9), repeats=repeats, note="taped (tape growth)"))
+    N = 2_000_000 if not quick else 200_000
+    xg = rng.uniform(-1, 1, 50_000)
+    idx = rng.integers(0, 50_000, N)
+    w = rng.uniform(0, 1, N)
+    adj = adtrans.adjoint(K.gather_energy, ("dup", "const", "dup"))
+    for th in (1, 2):
+        out.append(case(f"prange gather N={N}", lambda: K.gather_energy(xg, idx, w),
+                        lambda: adj(xg, np.zeros_like(xg), idx, w, np.zeros_like(w), 1.0), threads=th,
+                        repeats=repeats, note="per-thread buffers for d_x (2 x 50k floats)"))
+    a = rng.uniform(-1, 1, (4000 if not quick else 800, 2))
+    b = rng.uniform(-1, 1, (500, 2))
+    o = np.zeros(a.shape[0])
+    adj2 = adtrans.adjoint(K.pairwise_prange, ("dup", "dup", "dup"))
+    for th in (1, 2):
+        out.append(case(f"prange pairwise {a.shape[0]}x{b.shape[0]}", lambda: K.pairwise_prange(a, b, o),
+                        lambda: adj2(a, np.zeros_like(a), b, np.zeros_like(b), o, np.ones_like(o)), threads=th,
+                        repeats=repeats, note="fused; per-thread buffers for d_b"))
+    out.extend(minibude_rows(repeats, quick))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return out
+
+
+def minibude_rows(repeats, quick):
+    try:
+        from deck import open_deck
+        from kernel import fasten_main
+    except ImportError as exc:
+        return [(f"miniBUDE (unavailable: {exc})", 0, float("nan"), float("nan"), float("nan"), "")]
+    d = open_deck(None, nposes=4096 if quick else None)
+    energies = np.zeros(d.poses.shape[1], d.poses.dtype)
+    consts = (d.protein_type, d.ligand_xyz, d.ligand_type, d.ff_hbtype, d.ff_radius, d.ff_hphb, d.ff_elsc)
+    adj = adtrans.adjoint(fasten_main, ("dup",) + ("const",) * 7 + ("dup", "dup"))
+
+    def primal():
+        fasten_main(d.protein_xyz, *consts, d.poses, energies)
+
+    def gradient():
+        adj(d.protein_xyz, np.zeros_like(d.protein_xyz), *consts, d.poses, np.zeros_like(d.poses),
+            energies, np.ones_like(energies))
+    out = []
+    for th in (1, 2):
+        out.append(case(f"miniBUDE {d.name} {d.poses.shape[1]} poses", primal, gradient, threads=th,
+                        repeats=max(3, repeats // 2), note="fused; d protein per-thread, d poses plain"))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
+    args = ap.parse_args(argv)
+    print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
+          f"threading layer default, medians of {args.repeats}")
+    table = rows(args.repeats, args.quick)
+    w = max(len(r[0]) for r in table)
+    print(f"{'kernel':<{w}}  threads  primal [ms]  gradient [ms]  ratio  strategy")
+    for name, th, tp, tg, ratio, note in table:
+        print(f"{name:<{w}}  {th:>7}  {tp * 1e3:>11.2f}  {tg * 1e3:>13.2f}  {ratio:>5.2f}  {note}")
+
+
+if __name__ == "__main__":
+    main()
