@@ -1,6 +1,7 @@
 """Kernels exercising each adjoint rule (imported by the tests; module-level so Numba caches them)."""
 import math
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -160,3 +161,34 @@ def tuple_swap(x):
 def float32_kernel(x, out):
     for i in range(x.shape[0]):
         out[i] = math.sqrt(x[i] * x[i] + np.float32(1.0)) * x[i]
+
+
+@njit(cache=True)
+def strided_recurrence(x):
+    t = 0.3
+    for i in range(x.shape[0] - 1, 0, -2):
+        t = math.sin(t * x[i]) + x[i - 1]
+    for i in range(1, x.shape[0], 3):
+        t = t * x[i] + 0.1
+    return t
+
+
+@njit(parallel=True, cache=True)
+def prange_with_while(x, out):
+    for i in numba.prange(x.shape[0]):
+        y = x[i]
+        k = 0
+        while y > 0.1 and k < 20:
+            y = y * 0.5 + 0.01 * math.sin(y)
+            k += 1
+        out[i] = y * y
+
+
+@njit(cache=True)
+def early_return_in_loop(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s = s * 0.9 + x[i] * x[i]
+        if s > 2.0:
+            return s * x[i]
+    return -s

@@ -79,3 +79,13 @@ def test_adjoint_api_and_active_scalars():
     assert da == pytest.approx(2.0 * fd, rel=1e-6)
     ga, gb = adtrans.grad(K.straight_line, argnums=(1, 2))(x, 0.7, 1.3)
     assert ga == pytest.approx(fd, rel=1e-6)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (K.strided_recurrence, lambda: [vec(11)]),
+    (K.prange_with_while, lambda: [vec(9, 0.2, 3.0), np.zeros(9)]),
+    (K.early_return_in_loop, lambda: [vec(6)]),
+    (K.early_return_in_loop, lambda: [vec(6, 0.1, 0.3)]),
+], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken"])
+def test_loop_shapes_match_finite_differences(fn, args):
+    check(fn, args())
