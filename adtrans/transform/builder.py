@@ -96,6 +96,7 @@ class AdjointBuilder:
         self.pushed_names = defaultdict(set)    # scope id -> names pushed there
         self.plan_notes: list[str] = []
         self.primal_names = set(types) | set(norm.params)
+        self._needed_cache: dict = {}
 
     # ------------------------------------------------------------ naming
     def root_array(self, a):
@@ -385,16 +386,49 @@ class AdjointBuilder:
     def forward_copy(self, s, scope):
         """The primal statement as the current scope runs it (renamed/dropped when recomputing)."""
         if scope.mode == "recompute":
-            arr = array_target(s)
             root = scope.recompute_root
-            if arr is not None:
-                r, _, local = self.body_arrays(root.body)
-                if arr not in r and arr not in local:
-                    return None
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
                 if s.target.id in self.live_in_of(root):
-                    return None
+                    return None         # outer accumulator: already holds its final value
+            need = self.recompute_needed(root)
+            arr, x = array_target(s), scalar_target(s)
+            if arr is not None and arr not in need:
+                return None             # nothing recomputed reads this array
+            if x is not None and x not in need:
+                return None             # the reverse statements do not use this value
         return self.rename(copy.deepcopy(s), scope)
+
+    def recompute_needed(self, loop) -> set:
+        """Names (scalars and arrays) whose values the reverse of ``loop``'s body uses:
+        what its adjoint rules read, and everything those values are computed from."""
+        key = id(loop)
+        if key in self._needed_cache:
+            return self._needed_cache[key]
+        stmts = [s for s, _ in iter_stmts(loop.body)]
+        need = set(reads(loop.iter)) if isinstance(loop, ast.For) else set()
+        for s in stmts:
+            if isinstance(s, (ast.If, ast.For, ast.While)):
+                need |= reads(s)
+            elif isinstance(s, (ast.Assign, ast.AugAssign)):
+                for r in self.rules.reverse(s):
+                    need |= {n.id for n in ast.walk(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        changed = True
+        while changed:
+            changed = False
+            for s in reversed(stmts):
+                if not isinstance(s, (ast.Assign, ast.AugAssign)):
+                    continue
+                t = scalar_target(s) or array_target(s)
+                if t in need:
+                    new = reads(s) - need
+                    if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
+                            isinstance(s.value.value, ast.Name):
+                        new |= {s.value.value.id} - need
+                    if new:
+                        need |= new
+                        changed = True
+        self._needed_cache[key] = need
+        return need
 
     def rename(self, node, scope):
         if not scope.renames:
@@ -489,6 +523,7 @@ class AdjointBuilder:
     def recompute_loop(self, L, scope, depth):
         is_par = loop_is_prange(L)
         reads_, writes, local = self.body_arrays(L.body)
+        reads_ &= self.recompute_needed(scope.recompute_root or L)
         snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
         saves, pops = self.compound_save(L, scope)
         fwd, rev = list(saves), []
