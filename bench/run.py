@@ -17,7 +17,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "examples" / "minibude"))
+sys.path.insert(0, str(ROOT))
 
 import adtrans  # noqa: E402
 import kernels as K  # noqa: E402
@@ -81,8 +81,8 @@ def rows(repeats, quick):
 
 def minibude_rows(repeats, quick):
     try:
-        from deck import open_deck
-        from kernel import fasten_main
+        from examples.minibude.deck import open_deck
+        from examples.minibude.kernel import fasten_main
     except ImportError as exc:
         return [(f"miniBUDE (unavailable: {exc})", 0, float("nan"), float("nan"), float("nan"), "")]
     d = open_deck(None, nposes=4096 if quick else None)
