@@ -52,8 +52,12 @@ class SSA:
         self.read_outside = read_outside    # id(loop) -> names read outside its body
 
     def run(self, body, params):
+        from collections import Counter
+        self.counts = Counter(n.id for st in body for n in ast.walk(st)
+                              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        self.counts.update(params)
         env = {p: p for p in params}
-        out = self.block(body, env, set(params), self._loop_names(body))
+        out = self.block(body, env, set(params), self._loop_names(body), [])
         tail = [self._copy(x, env[x]) for x in sorted(self.keep) if x in env and env[x] != x]
         return out + tail
 
@@ -74,23 +78,51 @@ class SSA:
         from ..transform.liveness import upward_exposed
         return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
 
-    def block(self, stmts, env, defined, frozen):
+    def block(self, stmts, env, defined, frozen, cont):
+        """``cont``: the statement lists that run after ``stmts`` (innermost first)."""
         out = []
-        for s in stmts:
+        for k, s in enumerate(stmts):
+            rest = [stmts[k + 1:]] + cont
             if isinstance(s, ast.If):
-                out.append(self.if_(s, env, defined, frozen))
+                out.append(self.if_(s, env, defined, frozen, rest))
             elif isinstance(s, (ast.For, ast.While)):
-                out.extend(self.loop(s, env, defined, frozen))
+                out.extend(self.loop(s, env, defined, frozen, rest))
             else:
                 out.append(self.simple(s, env, defined, frozen))
         return out
 
-    def if_(self, s, env, defined, frozen):
+    def live_out(self, x, cont) -> bool:
+        from ..transform.liveness import definitely_assigns, upward_exposed
+        for stmts in cont:
+            if upward_exposed(stmts, x):
+                return True
+            if definitely_assigns(stmts, x):
+                return False
+        return x in self.keep
+
+    def localise(self, loop, cont):
+        """Give names private to this loop (its index too) their own names, when the same names
+        are used elsewhere: ``for l in ...`` in two loops become two variables."""
+        from collections import Counter
+        inner = Counter(n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        mapping = {}
+        for x in sorted(self._body_local(loop) | ({loop.target.id} if isinstance(loop, ast.For) else set())):
+            if x in self.arrays or self.counts[x] <= inner[x] or self.live_out(x, cont):
+                continue
+            if isinstance(loop, ast.While) and x == loop.test.id:
+                continue
+            mapping[x] = self.fresh(x)
+        if mapping:
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Name) and n.id in mapping:
+                    n.id = mapping[n.id]
+
+    def if_(self, s, env, defined, frozen, cont):
         s.test = _Reads(env).visit(s.test)
         env_b, env_o = dict(env), dict(env)
         def_b, def_o = set(defined), set(defined)
-        s.body = self.block(s.body, env_b, def_b, frozen)
-        s.orelse = self.block(s.orelse, env_o, def_o, frozen)
+        s.body = self.block(s.body, env_b, def_b, frozen, cont)
+        s.orelse = self.block(s.orelse, env_o, def_o, frozen, cont)
         for x in sorted(set(env_b) | set(env_o)):
             vb, vo = env_b.get(x), env_o.get(x)
             if vb == vo or vb is None or vo is None:
@@ -104,8 +136,9 @@ class SSA:
         defined |= def_b | def_o
         return s
 
-    def loop(self, s, env, defined, frozen):
+    def loop(self, s, env, defined, frozen, cont):
         out = []
+        self.localise(s, cont)
         inner = _stores_in(s.body) | ({s.target.id} if isinstance(s, ast.For) else set())
         for x in sorted(inner):           # names the loop assigns get back their own name first
             if env.get(x, x) != x:
@@ -118,7 +151,7 @@ class SSA:
         local = self._body_local(s) - ({s.test.id} if isinstance(s, ast.While) else set())
         body_frozen = self._loop_names(s.body) | (inner - local) | (frozen - inner)
         body_env = dict(env)
-        s.body = self.block(s.body, body_env, (set(defined) | inner) - local, body_frozen)
+        s.body = self.block(s.body, body_env, (set(defined) | inner) - local, body_frozen, [s.body] + cont)
         outside = self.read_outside.get(id(s), set())
         for x in sorted(local):
             if body_env.get(x, x) != x and x in outside:

@@ -162,13 +162,14 @@ class Resolver:
 
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
-                 inline_stack=(), resolver: Resolver | None = None):
+                 inline_stack=(), resolver: Resolver | None = None, ext=None):
         self.p = primal
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
         self.stack = tuple(inline_stack) + (primal.name,)
         self.resolver = resolver or Resolver(primal)
         self.global_arrays: dict = {}
+        self.ext = ext      # target extension (adtrans.cuda): lowers calls/attributes of that target
         self.locals = set(primal.params) | {n.id for n in ast.walk(primal.tree)
                                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
@@ -521,6 +522,9 @@ class Normaliser:
             arr, idx = self.subscript_parts(expr, out)
             return ast.copy_location(ast.Subscript(value=_name(arr), slice=idx, ctx=ast.Load()), expr)
         if isinstance(expr, ast.Attribute):
+            lowered = self.ext.attribute(self, expr, out, base) if self.ext is not None else None
+            if lowered is not None:
+                return lowered
             dotted = self.resolver.dotted(expr)
             if isinstance(expr.value, ast.Name) and expr.value.id in self.locals and expr.attr in ("size", "ndim"):
                 return ast.copy_location(ast.Attribute(value=_name(expr.value.id), attr=expr.attr,
@@ -571,6 +575,10 @@ class Normaliser:
         if any(isinstance(a, ast.Starred) for a in expr.args):
             raise self.err(expr, "starred arguments", "pass arguments one by one")
         canon = self.resolver.canonical(dotted)
+        if self.ext is not None:
+            lowered = self.ext.call(self, expr, canon, out, want, base)
+            if lowered is not NotImplemented:
+                return lowered
         found, obj = self.resolver.lookup(dotted)
         helper = None
         if found and hasattr(obj, "py_func"):
@@ -604,8 +612,9 @@ class Normaliser:
             for a in expr.args:
                 if isinstance(a, ast.Tuple):
                     args.append(ast.Tuple(elts=[self.atom(e, out, "shape") for e in a.elts], ctx=ast.Load()))
-                elif isinstance(a, ast.Attribute) and self.resolver.dotted(a) and \
-                        self.resolver.canonical(self.resolver.dotted(a)).split(".")[-1] in DTYPES:
+                elif isinstance(a, ast.Attribute) and (a.attr == "dtype" or self.resolver.dotted(a) and
+                                                       self.resolver.canonical(self.resolver.dotted(a))
+                                                       .split(".")[-1] in DTYPES):
                     args.append(self._dtype(a))
                 else:
                     args.append(self.atom(a, out, "shape"))
@@ -660,7 +669,7 @@ class Normaliser:
         array_params = {p for p, a in zip(hp.params, args) if isinstance(a, ast.Name) and a.id in self.arrays}
         inner = Normaliser(hp, array_params, NameAllocator(names_in(hp.tree)), self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver).run()
+                           else self.resolver, ext=self.ext).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
         mapping = {}
@@ -706,6 +715,6 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def normalise(primal: Primal, array_params: set) -> Normalised:
+def normalise(primal: Primal, array_params: set, ext=None) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays."""
-    return Normaliser(primal, array_params).run()
+    return Normaliser(primal, array_params, ext=ext).run()

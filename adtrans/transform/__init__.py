@@ -21,6 +21,7 @@ class AdjointAST:
     returns: list
     seeds: list
     parallel: bool
+    builder: object = None      # the AdjointBuilder (adjoint names, tapes) for target finalize passes
 
 
 def build_adjoint(norm, types, act, param_activity, error, name) -> AdjointAST:
@@ -55,4 +56,4 @@ def build_adjoint(norm, types, act, param_activity, error, name) -> AdjointAST:
     func = ast.fix_missing_locations(func)
     parallel = any(s.prange_var for s in b.scopes) or "numba.prange" in ast.unparse(func)
     return AdjointAST(func=func, params=params, returns=active_scalars,
-                      seeds=seed_params, parallel=parallel)
+                      seeds=seed_params, parallel=parallel, builder=b)

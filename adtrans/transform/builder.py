@@ -53,6 +53,19 @@ def loop_is_prange(loop) -> bool:
     return isinstance(loop, ast.For) and ast.unparse(loop.iter.func) == "numba.prange"
 
 
+def _weight(loop, depth=1) -> int:
+    """Rough work of a loop: statements, weighted by ten per level of loop nesting."""
+    w = 0
+    for s in loop.body:
+        if isinstance(s, (ast.For, ast.While)):
+            w += _weight(s, depth + 1)
+        elif isinstance(s, ast.If):
+            w += _weight(ast.For(body=s.body + s.orelse), depth)
+        else:
+            w += 10 ** depth
+    return w
+
+
 class Scope:
     """A region whose forward and reverse statements run back to back (the function body,
     or one iteration of a fused or recomputed loop)."""
@@ -69,6 +82,7 @@ class Scope:
         self.owned: set = set()
         self.loop_node = None
         self.fused = False
+        self.hoisted: list = []      # statements run once at the start of this (tape) scope
         self.tape_scope = self if (parent is None or prange_var) else parent.tape_scope
 
     @property
@@ -180,6 +194,48 @@ class AdjointBuilder:
                 allocs.add(s.targets[0].id)
         return reads_, writes, allocs
 
+    def scratch_arrays(self, loop) -> set:
+        """Arrays allocated outside ``loop`` that each iteration overwrites completely before
+        reading them (``for l in range(K): A[l] = ...`` with ``A = np.zeros(K)``) and that
+        nothing reads after the loop: private to the iteration, like arrays allocated in it."""
+        sizes = {}
+        for s, _ in iter_stmts(self.norm.body):
+            if isinstance(s, ast.Assign) and is_alloc(s.value) and s.value.args and \
+                    isinstance(s.value.args[0], ast.Constant) and isinstance(s.targets[0], ast.Name):
+                sizes.setdefault(s.targets[0].id, []).append(s.value.args[0].value)
+        out = set()
+        touched = set()
+        for s in loop.body:
+            r, w, _ = self.body_arrays([s])
+            if isinstance(s, ast.For) and len(s.iter.args) == 1 and isinstance(s.iter.args[0], ast.Constant):
+                k = s.iter.args[0].value
+                for a in sorted(w - touched - r):
+                    full = any(isinstance(t, ast.Assign) and array_target(t) == a and
+                               isinstance(t.targets[0].slice, ast.Name) and t.targets[0].slice.id == s.target.id
+                               for t in s.body)
+                    if full and sizes.get(a) == [k] and not self.array_live_after(loop, a):
+                        out.add(a)
+            touched |= r | w
+        return out
+
+    def array_live_after(self, loop, a) -> bool:
+        """Whether array ``a`` may be read after ``loop`` (before it is allocated anew)."""
+        elem, chain = loop, self.ancestors[id(loop)]
+        for parent in reversed((None,) + chain):
+            block = containing_block(parent, elem, self.norm.body)
+            if a in self.body_arrays(after_in_block(block, elem))[0]:
+                return True
+            if isinstance(parent, (ast.For, ast.While)):
+                if a in self.body_arrays(parent.body)[2]:
+                    return False        # allocated afresh in every iteration of `parent`
+                if a in self.body_arrays(parent.body)[0]:
+                    return True
+            elem = parent
+        return False
+
+    def private_arrays(self, loop) -> set:
+        return self.body_arrays(loop.body)[2] | (set() if loop_is_prange(loop) else self.scratch_arrays(loop))
+
     def live_after(self, loop, x) -> bool:
         elem, chain = loop, self.ancestors[id(loop)]
         for parent in reversed((None,) + chain):
@@ -212,17 +268,17 @@ class AdjointBuilder:
             return None
         if self.live_after(loop, i):
             return f"the loop index `{i}` is used after the loop"
-        r, w, local = self.body_arrays(body)
-        shared = (r & w) - local
+        r, w, _ = self.body_arrays(body)
+        shared = (r & w) - self.private_arrays(loop)
         if shared:
             return f"array `{sorted(shared)[0]}` is both read and written"
         return None
 
     def unique_stores(self, loop) -> bool:
         """Every store into an outer array writes an element no other iteration writes."""
-        _, w, local = self.body_arrays(loop.body)
+        _, w, _ = self.body_arrays(loop.body)
         amap = AffineMap(loop.body, loop.target.id)
-        for arr in w - local:
+        for arr in w - self.private_arrays(loop):
             idxs = [s.targets[0].slice for s, _ in iter_stmts(loop.body)
                     if isinstance(s, ast.Assign) and array_target(s) == arr]
             if idxs and unique_position(idxs, amap) is None:
@@ -256,17 +312,31 @@ class AdjointBuilder:
     def adjacent(self, stmts, scope) -> list:
         """Forward then reverse statements of ``stmts`` (a scope's body), fusing the last loop
         whose reverse can run during the forward sweep."""
-        for k in range(len(stmts) - 1, -1, -1):
-            L = stmts[k]
-            if not isinstance(L, (ast.For, ast.While)):
-                continue
-            fused = self.try_fuse(stmts[:k], L, stmts[k + 1:], scope)
+        if stmts and isinstance(stmts[-1], ast.If) and any(
+                isinstance(n, (ast.For, ast.While)) for n in ast.walk(stmts[-1])):
+            return self.fuse_if(stmts[:-1], stmts[-1], scope)
+        # try the loops doing the most work first: fusing one saves a pass over it
+        loops = [k for k, L in enumerate(stmts) if isinstance(L, ast.For)]
+        for k in sorted(loops, key=lambda k: (-_weight(stmts[k]), -k)):
+            fused = self.try_fuse(stmts[:k], stmts[k], stmts[k + 1:], scope)
             if fused is not None:
                 return fused
-            break
         f, r = self.block(stmts, scope, 0)
         self.need(r)
         return f + r
+
+    def fuse_if(self, s1, node, scope):
+        """The region ends with ``if``: each branch runs its forward then its reverse statements
+        (so loops inside the branches can be fused); the reverse of ``s1`` follows."""
+        f1, r1 = self.block(s1, scope, 0)
+        before = set(scope.seen)
+        body = self.adjacent(node.body, scope)
+        after_body, scope.seen = scope.seen, before
+        orelse = self.adjacent(node.orelse, scope)
+        scope.seen |= after_body
+        self.need(r1)
+        self.need(body + orelse)
+        return f1 + [ast.If(test=copy.deepcopy(node.test), body=body or [ast.Pass()], orelse=orelse)] + r1
 
     def hoist(self, loop, s2):
         """Split ``s2`` into scalar statements that do not depend on ``loop`` (they may run
@@ -288,25 +358,21 @@ class AdjointBuilder:
         return early, late
 
     def try_fuse(self, s1, loop, s2, scope):
+        """Fuse ``loop`` (forward and reverse per iteration, in the forward sweep) if its
+        iterations are independent and the reverse of what follows it (``s2``) can run before
+        it: that reverse must read nothing that ``loop`` or ``s2`` computes."""
         if not isinstance(loop, ast.For) or self.independent(loop) is not None:
             return None
         early, s2 = self.hoist(loop, s2)
         s1 = list(s1) + early
         if not loop_is_prange(loop) and not self.unique_stores(loop):
             return None
-        if any(not isinstance(s, (ast.Assign, ast.AugAssign)) or
-               (isinstance(s, ast.Assign) and is_alloc(s.value)) for s in s2):
+        if any(isinstance(s, ast.Assign) and is_alloc(s.value) for s, _ in iter_stmts(s2)):
             return None
-        s2_names = {scalar_target(s) for s in s2} - {None}
-        if any(len(self.sites[x]) != 1 or x in scope.live_in for x in s2_names):
-            return None
-        loop_names = {scalar_target(s) for s, _ in iter_stmts(loop.body)} - {None}
         saved_seen = set(scope.seen)
         f1, r1 = self.block(s1, scope, 0)
         f2, r2 = self.block(s2, scope, 0)
-        rev_reads = {n.id for s in r2 for n in ast.walk(s) if isinstance(n, ast.Name)
-                     and isinstance(n.ctx, ast.Load)} & self.primal_names
-        if rev_reads & (loop_names | s2_names | {loop.target.id}):
+        if not self.can_run_first(r2, f2, loop):
             scope.seen = saved_seen
             return None
         # only values the reverse of s1 reads need restoring after the fused loop
@@ -316,6 +382,26 @@ class AdjointBuilder:
         self.need(r1)
         self.need(r2)
         return f1 + r2 + saves + fused + f2 + pops + r1
+
+    def can_run_first(self, r2, f2, loop) -> bool:
+        """Whether reverse code ``r2`` can run before ``loop`` and the forward code ``f2``."""
+        module = ast.Module(body=list(r2), type_ignores=[])
+        for n in ast.walk(module):
+            if isinstance(n, ast.stmt) and (is_marker(n, PUSH) or is_marker(n, POP)):
+                return False
+            if isinstance(n, ast.Name) and n.id.startswith("top") and isinstance(n.ctx, ast.Store):
+                return False
+        produced = {scalar_target(s) for s, _ in iter_stmts(loop.body)} - {None}
+        produced.add(loop.target.id)
+        produced |= {n.id for st in f2 for n in ast.walk(st) if isinstance(n, ast.Name)
+                     and isinstance(n.ctx, ast.Store)}
+        if any(upward_exposed(r2, x) for x in produced):
+            return False
+        _, written, _ = self.body_arrays(loop.body)
+        _, written2, _ = self.body_arrays(f2)
+        read_arrays = {n.value.id for n in ast.walk(module) if isinstance(n, ast.Subscript)
+                       and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return not (read_arrays & (written | written2))
 
     def block(self, stmts, scope, depth):
         fwd, rev = [], []
@@ -522,7 +608,8 @@ class AdjointBuilder:
 
     def recompute_loop(self, L, scope, depth):
         is_par = loop_is_prange(L)
-        reads_, writes, local = self.body_arrays(L.body)
+        reads_, writes, _ = self.body_arrays(L.body)
+        local = self.private_arrays(L)
         reads_ &= self.recompute_needed(scope.recompute_root or L)
         snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
         saves, pops = self.compound_save(L, scope)
@@ -572,8 +659,40 @@ class AdjointBuilder:
                        body=[marker(SCOPE_START, child.id)] + body, orelse=[])
         child.loop_node = loop
         self.need([loop])
+        pre, post = ([], []) if is_par else self.lane_reductions(loop, child)
         return [comment("fused loop: each iteration runs its forward statements, then its reverse, "
-                        "in one pass" + (" (parallel)" if is_par else "")), loop]
+                        "in one pass" + (" (parallel)" if is_par else ""))] + pre + [loop] + post
+
+    def lane_reductions(self, loop, scope):
+        """Adjoints of values the loop reads from outside accumulate across iterations
+        (``d_p += ...``), which keeps LLVM from vectorising the loop without fast-math.
+        For short loops of constant trip count, give each iteration its own slot
+        (``d_p_lanes[l] += ...``) and add the slots after the loop."""
+        args = loop.iter.args
+        if len(args) != 1 or not isinstance(args[0], ast.Constant) or not 1 < args[0].value <= 1024:
+            return [], []
+        inverse = {v: k for k, v in self.adj_names.items()}
+        targets = set()
+        for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in inverse \
+                    and inverse[n.target.id] in scope.live_in and not is_array(self.types.get(inverse[n.target.id])):
+                targets.add(n.target.id)
+        if not targets:
+            return [], []
+        i = loop.target.id
+        pre, post = [], []
+        for d in sorted(targets):
+            lanes = self.norm.alloc.fresh(d + "_lanes")
+            dt = scalar_dtype_name(self.types[inverse[d]])
+            # allocated once per thread-private scope; each use leaves it zeroed
+            scope.tape_scope.hoisted.append(ast.parse(f"{lanes} = np.zeros({args[0].value}, np.{dt})").body[0])
+            for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == d:
+                    n.target = ast.Subscript(value=name(lanes), slice=name(i), ctx=ast.Store())
+            k = self.norm.alloc.fresh("lane")
+            post.append(ast.parse(f"for {k} in range({args[0].value}):\n    {d} += {lanes}[{k}]\n"
+                                  f"    {lanes}[{k}] = 0").body[0])
+        return pre, post
 
     def plain(self, L, scope):
         """The primal loop as the current scope runs it (no tape)."""

@@ -66,7 +66,7 @@ class Finalizer:
 
     def prologue(self, scope):
         b = self.b
-        out = []
+        out = list(scope.hoisted)
         for dt in sorted(b.tape_dtypes.get(scope.id, ())):
             tape, top = b.tape_vars(scope, dt)
             size = 1024 if scope.parent is None else 64

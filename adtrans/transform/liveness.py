@@ -15,16 +15,39 @@ def definitely_assigns(stmts, x) -> bool:
     return False
 
 
-def upward_exposed(stmts, x) -> bool:
-    """True if some path through ``stmts`` reads ``x`` before assigning it."""
+def _stores(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def upward_exposed(stmts, x, _under=None) -> bool:
+    """True if some path through ``stmts`` reads ``x`` before assigning it.
+
+    Two ``if`` statements on the same (unchanged) condition name take the same
+    branch, so ``if c: x = 1`` ... ``if c: use(x)`` does not expose ``x``.
+    """
+    under = dict(_under or {})      # condition name -> branch -> x definitely assigned there
     for s in stmts:
         if isinstance(s, ast.If):
-            if x in reads(s.test) or upward_exposed(s.body, x) or upward_exposed(s.orelse, x):
+            c = s.test.id if isinstance(s.test, ast.Name) else None
+            if x in reads(s.test):
+                return True
+            known = under.get(c, (False, False))
+            if (not known[0] and upward_exposed(s.body, x)) or (not known[1] and upward_exposed(s.orelse, x)):
                 return True
             if definitely_assigns(s.body, x) and definitely_assigns(s.orelse, x):
                 return False
+            stored = _stores(s)
+            for name in stored:
+                under.pop(name, None)
+            if c is not None and c not in stored:
+                under[c] = (known[0] or definitely_assigns(s.body, x), known[1] or definitely_assigns(s.orelse, x))
             continue
+        t = scalar_target(s)
+        if t is not None and t in under:
+            del under[t]                # the condition changed
         if isinstance(s, (ast.For, ast.While)):
+            for name in _stores(s):
+                under.pop(name, None)
             if x in reads(s):
                 return True
             if not (isinstance(s, ast.For) and s.target.id == x) and upward_exposed(s.body, x):

@@ -58,6 +58,7 @@ class PrangeRewriter:
                 shadows[d] = arr
         accesses, kinds = _shadow_accesses(body, set(shadows))
         amap = AffineMap(scope.root.body, i)
+        primal_reads, _, _ = b.body_arrays(scope.root.body)
         pre, post, head, notes = [], [], [], []
         thread = None
         for d, idxs in sorted(accesses.items()):
@@ -67,6 +68,11 @@ class PrangeRewriter:
             pos = unique_position(idxs, amap)
             if pos is not None:
                 notes.append(f"{d}: plain update, index position {pos} is one-to-one in {i}")
+                continue
+            if arr not in primal_reads:
+                # the loop only stores into `arr`: a race-free primal stores each element from
+                # one iteration, and the adjoint touches exactly those elements
+                notes.append(f"{d}: plain update, the primal loop only stores into {arr}")
                 continue
             if kinds[d] - {"add"}:
                 raise b.error(scope.root, f"prange loop writes `{arr}` at an index that other iterations "

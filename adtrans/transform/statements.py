@@ -54,6 +54,8 @@ class StatementRules:
     def reverse(self, s: ast.stmt) -> list[ast.stmt]:
         b = self.b
         out: list[ast.stmt] = []
+        if isinstance(s, ast.Expr):     # a target's statement call (e.g. a barrier) carries its own reverse
+            return [copy.deepcopy(r) for r in getattr(s, "adtrans_reverse", ())]
         if isinstance(s, ast.Assign):
             t = s.targets[0]
             if isinstance(t, ast.Name):
