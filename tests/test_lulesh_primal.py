@@ -142,6 +142,9 @@ def test_mesh_and_connectivity():
         corners = d.nodeElemCornerList[d.nodeElemStart[g]:d.nodeElemStart[g + 1]]
         assert np.all(d.nodelist.ravel()[corners] == g)
         assert np.all(np.diff(corners // 8) > 0)
+    assert np.array_equal(8 * d.nodeElemCornerElem + d.nodeElemCornerLocal,
+                          d.nodeElemCornerList)
+    assert d.fx_elem.shape == (d.numElem, 8) and d.fx_elem.flags.c_contiguous
     # symmetry planes
     assert np.all(d.x[d.symmX] == 0.0)
     assert np.all(d.y[d.symmY] == 0.0)
