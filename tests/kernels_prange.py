@@ -64,3 +64,45 @@ def stencil_inplace(u, out):
         out[i] = u[i - 1] - 2.0 * u[i] + u[i + 1]
     for i in prange(n):
         u[i] = u[i] * 0.5
+
+
+# Regressions found by porting LULESH (helper-2's reproducers).
+@njit(parallel=True, cache=True)
+def branch_local_in_else(v, a, b, out):
+    for i in prange(v.shape[0]):
+        if v[i] > 0:
+            q = 0.0
+        else:
+            t1 = a[i] * b[i]
+            if t1 > 0:
+                t1 = 0.0
+            q = t1 * a[i]
+        out[i] = q
+
+
+@njit(parallel=True, cache=True)
+def masked_reassigned(mask, a, out):
+    for i in prange(a.shape[0]):
+        if mask[i] == 1:
+            x = a[i] * 2.0
+            if x > 1.0:
+                x = x - 1.0
+            else:
+                x = x * x
+            out[i] = x
+
+
+@njit(cache=True)
+def _pair(a, b):
+    return a * b, a + b
+
+
+@njit(cache=True)
+def _forward_tuple(a, b):
+    return _pair(a, b)
+
+
+@njit(cache=True)
+def returns_helper_tuple(x):
+    s, t = _forward_tuple(x[0], x[1])
+    return s * t

@@ -54,3 +54,14 @@ def test_no_buffers_where_index_is_unique():
     assert "plain update" in src
     src = adtrans.source(P.gather, ("dup", "const", "dup"), np.zeros(4), np.zeros(4, np.int64), np.zeros(4))
     assert "d_x_per_thread" in src and "d_w_per_thread" not in src
+
+
+@pytest.mark.parametrize("fn,args,activity", [
+    (P.branch_local_in_else, lambda: [RNG.uniform(-1, 1, 8), RNG.uniform(-1, 1, 8), RNG.uniform(-1, 1, 8),
+                                      np.zeros(8)], None),
+    (P.masked_reassigned, lambda: [np.array([1, 0, 1, 1, 0, 1, 1, 1]), RNG.uniform(0, 1, 8), np.zeros(8)],
+     ("const", "dup", "dup")),
+    (P.returns_helper_tuple, lambda: [RNG.uniform(0, 1, 2)], None),
+], ids=["branch_local_in_else", "masked_reassigned", "returns_helper_tuple"])
+def test_regressions_from_lulesh(fn, args, activity):
+    check(fn, args(), activity=activity)

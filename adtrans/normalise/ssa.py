@@ -124,10 +124,13 @@ class SSA:
         s.body = self.block(s.body, env_b, def_b, frozen, cont)
         s.orelse = self.block(s.orelse, env_o, def_o, frozen, cont)
         for x in sorted(set(env_b) | set(env_o)):
-            vb, vo = env_b.get(x), env_o.get(x)
+            vb = env_b.get(x) if x in def_b else None
+            vo = env_o.get(x) if x in def_o else None
             if vb == vo or vb is None or vo is None:
-                # same version, or defined in one branch only: keep the branch's name
-                env[x] = vb if vb is not None else vo
+                # same version, or defined on one path only: keep that path's name
+                v = vb if vb is not None else vo
+                if v is not None:
+                    env[x] = v
                 continue
             j = self.fresh(x)
             s.body = [b for b in s.body if not isinstance(b, ast.Pass)] + [self._copy(j, vb)]

@@ -234,6 +234,9 @@ class Normaliser:
         if isinstance(s.value, ast.Name) and s.value.id in self.results and len(self.results) == 1:
             return
         values = s.value.elts if isinstance(s.value, ast.Tuple) else [s.value]
+        if isinstance(s.value, ast.Call):
+            got = self.call(s.value, out, want=-1, base="result")
+            values = got if isinstance(got, list) else [got]
         if self.results and len(self.results) != len(values):
             raise self.err(s, "returns of different lengths")
         if not self.results:
@@ -695,6 +698,8 @@ class Normaliser:
         results = [_name(mapping[r]) for r in inner.results]
         if want == 0:
             return None
+        if want == -1:
+            return results if len(results) != 1 else results[0]
         if want == 1:
             if len(results) != 1:
                 raise self.err(expr, f"{hp.name} returns {len(results)} values, used as one",
