@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 
 gpu-check: $(STAMP)
+	$(PY) -m pip install -q -e '.[cuda]' || echo "no NVRTC extra: the PTX step will be skipped"
 	$(PY) scripts/gpu_check.py
 
 mpi-demo: $(STAMP)
