@@ -26,7 +26,12 @@ def cmd_show(args) -> int:
     path, func = _split_target(args.target)
     targets = codegen.find_targets(path, only=[func], activity=args.activity, signature=args.signature)
     t = targets[0]
-    gen = generate(parse_file_function(path, func), t.activity, codegen.argtypes_of(t.signature))
+    primal = parse_file_function(path, func)
+    if primal.cuda:
+        from .cuda.generate import generate_cuda
+        gen = generate_cuda(primal, t.activity, codegen.argtypes_of(t.signature))
+    else:
+        gen = generate(primal, t.activity, codegen.argtypes_of(t.signature))
     print(gen.function_source)
     return 0
 

@@ -95,12 +95,23 @@ def argtypes_of(signature: str):
 def generate_module(path: str, targets: list[Target]) -> str:
     """Source text of the adjoint module for ``targets`` of ``path``."""
     text = Path(path).read_text(encoding="utf-8")
-    gens = []
+    gens, kinds = [], set()
     for t in targets:
         primal = parse_file_function(path, t.name)
-        gens.append(generate(primal, t.activity, argtypes_of(t.signature)))
+        kinds.add(primal.cuda)
+        if primal.cuda:
+            from .cuda.generate import generate_cuda
+            gens.append(generate_cuda(primal, t.activity, argtypes_of(t.signature)))
+        else:
+            gens.append(generate(primal, t.activity, argtypes_of(t.signature)))
+    if len(kinds) > 1:
+        raise ADError(f"{path}: put @cuda.jit and @njit kernels to differentiate in separate files")
     module = Path(path).stem
-    source, _ = module_source(gens, f"{Path(path).name}", text)
+    if kinds == {True}:
+        from .cuda.generate import module_source as cuda_module_source
+        source, _ = cuda_module_source(gens, f"{Path(path).name}", text)
+    else:
+        source, _ = module_source(gens, f"{Path(path).name}", text)
     needed = sorted({n for g in gens for n in g.global_arrays})
     if needed:
         source = source.replace("\n\n\n", f"\nfrom {module} import {', '.join(needed)}\n\n\n", 1)
