@@ -213,6 +213,9 @@ def source(fn, activity, *args, signature=None) -> str:
     if _is_cuda_kernel(fn):
         from .cuda import cuda_source
         return cuda_source(fn, activity, *args, signature=signature)
+    if not hasattr(fn, "py_func") and inspect.isfunction(fn):
+        from .driver import driver_source
+        return driver_source(fn, activity, *args)
     primal = _primal(fn)
     if args:
         argtypes = typeof_args(args)

@@ -54,7 +54,8 @@ class Gradient:
     energies: np.ndarray
 
 
-def gradient(deck, wrt: str = "protein", variant: str = "blocked", seed=None) -> Gradient:
+def gradient(deck, wrt: str = "protein", variant: str = "blocked", seed=None,
+             adjoint_module=None) -> Gradient:
     """Reverse-mode gradient of the energies of ``deck`` with adtrans.
 
     Parameters
@@ -64,6 +65,8 @@ def gradient(deck, wrt: str = "protein", variant: str = "blocked", seed=None) ->
     variant : kernel name in :data:`~examples.minibude.kernel.KERNELS`
         (``"blocked"`` or ``"scalar"``)
     seed : (nposes,) weights of the energies (default all ones)
+    adjoint_module : a module written by ``adtrans gen kernel.py`` (build-time
+        adjoints, see the Makefile); its ``<kernel>_adjoint`` is called directly
 
     Raises :class:`GradientUnavailable` when adtrans cannot provide it.
     """
@@ -84,6 +87,12 @@ def gradient(deck, wrt: str = "protein", variant: str = "blocked", seed=None) ->
     denergies = np.ones(deck.nposes, dtype=dt) if seed is None else np.array(seed, dtype=dt)
     dprot = np.zeros_like(deck.protein_xyz) if wrt in ("protein", "both") else None
     dposes = np.zeros_like(deck.poses) if wrt in ("poses", "both") else None
+    if adjoint_module is not None:
+        adj = getattr(adjoint_module, kernel.__name__ + "_adjoint")
+        adj(deck.protein_xyz, dprot if dprot is not None else np.zeros_like(deck.protein_xyz),
+            *deck.kernel_args()[1:8], deck.poses, dposes if dposes is not None else np.zeros_like(deck.poses),
+            energies, denergies)
+        return Gradient(protein_xyz=dprot, poses=dposes, energies=energies)
     prot_arg = Duplicated(deck.protein_xyz, dprot) if dprot is not None else Const(deck.protein_xyz)
     poses_arg = Duplicated(deck.poses, dposes) if dposes is not None else Const(deck.poses)
     try:

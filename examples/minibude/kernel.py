@@ -53,6 +53,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+import adtrans
+
 __all__ = [
     "fasten_main",
     "fasten_main_blocked",
@@ -241,6 +243,10 @@ def fasten_main(protein_xyz, protein_type, ligand_xyz, ligand_type,
         energies[ipose] = np.float32(0.5) * etot
 
 
+@adtrans.differentiable(
+    activity="dup,const,const,const,const,const,const,const,dup,dup",
+    signature="void(float32[:, ::1], int32[::1], float32[:, ::1], int32[::1], int32[::1], "
+              "float32[::1], float32[::1], float32[::1], float32[:, ::1], float32[::1])")
 @njit(parallel=True, cache=True)
 def fasten_main_blocked(protein_xyz, protein_type, ligand_xyz, ligand_type,
                         ff_hbtype, ff_radius, ff_hphb, ff_elsc, poses, energies):

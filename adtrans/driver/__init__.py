@@ -1,0 +1,182 @@
+"""Reverse-mode AD of *driver* functions: plain Python that calls ``@njit`` kernels.
+
+A driver is a plain (not jitted) Python function made of calls to ``@njit``
+kernels, NumPy slicing and views, scalar and array arithmetic, ``for``/
+``while`` loops (time loops), ``if``, and mpi4py calls.  ::
+
+    def heat(u, comm, c, steps):
+        ...
+        for s in range(steps):
+            comm.Sendrecv(u[1:2], dest=left, recvbuf=u[n - 1:n], source=right)
+            step(u, unew, c)
+            u, unew = unew, u
+        return energy(u)
+
+    du = np.zeros_like(u)
+    (dc,) = adtrans.autodiff(heat, Duplicated(u, du), Const(comm), Active(c), Const(10))
+
+With MPI every rank calls ``autodiff`` with the same activities; each rank's
+returned float is its part of a global sum, and each rank gets the adjoint of
+its own data.
+
+Pipeline (this package): :mod:`.normalise` (hoisting, three-address calls) ->
+:mod:`.activity` -> :mod:`.codegen` (forward sweep with a tape, reverse sweep;
+expression rules in :mod:`.exprs`, kernel effects in :mod:`.effects`, MPI
+rules in :mod:`adtrans.mpi.rules`) -> a plain Python function whose globals are
+the driver's module globals.  The generated file is kept in
+``$ADTRANS_CACHE_DIR`` (tracebacks show its lines).
+
+Entry points: :func:`autodiff_driver` (what ``adtrans.autodiff`` calls for a
+plain function), :func:`driver_adjoint` (the compiled adjoint, called like
+:class:`adtrans.AdjointFunction`), :func:`driver_source` (its source text).
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+import types
+
+import numpy as np
+
+from ..compile import cache_dir, write_atomic
+from ..errors import ActivityError, UnsupportedError
+from ..parse import parse_function, python_function
+from . import runtime
+from .activity import Activity
+from .codegen import Codegen
+from .effects import written_params
+from .normalise import normalise_driver
+from .resolve import Resolver
+
+__all__ = ["autodiff_driver", "driver_adjoint", "driver_source", "DriverAdjoint", "last_tape_nbytes"]
+
+_LOCK = threading.RLock()
+_CACHE: dict = {}
+ACTIVITIES = ("const", "active", "dup")
+
+
+def _mpi_rules():
+    from ..mpi import rules
+    return rules
+
+
+class DriverAdjoint:
+    """The generated adjoint of a driver for one activity tuple.
+
+    Call it with the primal arguments in order, each ``"dup"`` argument
+    followed by its shadow, then optionally the seed (the adjoint of the
+    driver's returned float, default 1.0).  Returns the tuple of adjoints of
+    the ``"active"`` arguments; shadows of ``"dup"`` arguments are updated in
+    place; arrays end with the values the driver leaves in them.
+    ``source``: the generated Python source.
+    """
+
+    def __init__(self, fn, activity):
+        pyfunc, dispatcher = python_function(fn)
+        if dispatcher is not None:
+            raise UnsupportedError(f"{pyfunc.__name__} is a Numba kernel, not a driver",
+                                   "use adtrans.adjoint for @njit kernels")
+        self.fn = pyfunc
+        self.primal = parse_function(pyfunc)
+        self.activity = tuple(a.lower() for a in activity)
+        params = self.primal.params
+        if len(self.activity) != len(params):
+            raise ActivityError(f"{self.primal.name} has {len(params)} parameters ({', '.join(params)}) but "
+                                f"{len(self.activity)} activities were given")
+        for p, a in zip(params, self.activity):
+            if a not in ACTIVITIES:
+                raise ActivityError(f"activity {a!r} of {p}: use one of {ACTIVITIES}")
+        ir = normalise_driver(self.primal)
+        pa = dict(zip(params, self.activity))
+        resolver = Resolver(self.primal.globals, ir.locals)
+        act = Activity(ir, pa, resolver, written_params)
+        gen = Codegen(self.primal, ir, pa, act, resolver)
+        self.source = gen.generate()
+        self.name = f"{self.primal.name}_adjoint"
+        self.uses_mpi = "_mpi." in self.source
+        self._function = self._load()
+
+    def _load(self):
+        body = "\n".join("    " + ln if ln else ln for ln in self.source.splitlines())
+        text = (f"# adtrans driver adjoint of {self.primal.filename}:{self.primal.tree.lineno} "
+                f"({self.primal.name}); generated, do not edit\n"
+                f"def _adtrans_make(_rt, _mpi, _np, _UNDEF):\n{body}\n    return {self.name}\n")
+        digest = hashlib.sha256((self.primal.filename + text).encode()).hexdigest()[:20]
+        path = cache_dir() / f"adtrans_driver_{self.primal.name}_{digest}.py"
+        try:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                write_atomic(path, text)
+            filename = str(path)
+        except OSError:
+            filename = f"<adtrans driver adjoint of {self.primal.name}>"
+        code = compile(text, filename, "exec")
+        make_code = next(c for c in code.co_consts if isinstance(c, types.CodeType) and c.co_name == "_adtrans_make")
+        make = types.FunctionType(make_code, self.fn.__globals__, "_adtrans_make")
+        return make(runtime, _mpi_rules() if self.uses_mpi else None, np, runtime.UNDEF)
+
+    def __call__(self, *args):
+        return self._function(*args)
+
+
+def driver_adjoint(fn, activity) -> DriverAdjoint:
+    """The generated adjoint of the driver ``fn`` for ``activity`` (one of ``"const"``,
+    ``"active"``, ``"dup"`` per parameter).  Cached per function and activity.
+
+    Raises :class:`~adtrans.errors.UnsupportedError` (with ``file:line:col``)
+    for constructs without an adjoint rule, :class:`~adtrans.errors.ActivityError`
+    for bad activities.
+    """
+    pyfunc, _ = python_function(fn)
+    key = (pyfunc, tuple(a.lower() for a in activity))
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is None or hit.fn.__code__ is not pyfunc.__code__:
+            hit = _CACHE[key] = DriverAdjoint(fn, activity)
+        return hit
+
+
+def driver_source(fn, activity, *args) -> str:
+    """Source of the generated adjoint of driver ``fn`` for ``activity``.
+
+    ``args`` (example arguments) are accepted for symmetry with
+    :func:`adtrans.source` and not needed: driver adjoints are not specialised
+    on types.
+    """
+    return driver_adjoint(fn, activity).source
+
+
+def autodiff_driver(fn, args, seed=1.0):
+    """``adtrans.autodiff`` for a plain-Python driver ``fn``.
+
+    ``args``: the arguments, each optionally wrapped in ``Const``, ``Active``
+    or ``Duplicated`` (unwrapped = ``Const``).  ``seed``: the adjoint of the
+    driver's returned float.  Runs the driver (arrays end as the driver leaves
+    them), adds the adjoints to the ``Duplicated`` shadows and returns the
+    tuple of the ``Active`` arguments' adjoints.
+    """
+    from ..api import Active, Const, Duplicated
+    activity, flat = [], []
+    for a in args:
+        if isinstance(a, Duplicated):
+            activity.append("dup")
+            flat += [a.value, a.shadow]
+        elif isinstance(a, Active):
+            activity.append("active")
+            flat.append(a.value)
+        elif isinstance(a, Const):
+            activity.append("const")
+            flat.append(a.value)
+        else:
+            activity.append("const")
+            flat.append(a)
+    if isinstance(seed, (tuple, list)):
+        seed = seed[0] if seed else 1.0
+    out = driver_adjoint(fn, activity)(*flat, seed)
+    return tuple(out)
+
+
+def last_tape_nbytes() -> int:
+    """Bytes of array memory the tape of the last driver adjoint run in this process held at the
+    end of its forward sweep (copies of overwritten arrays, arrays kept alive for the reverse
+    sweep, their shadows; the arguments' own arrays excluded)."""
+    return runtime._STATS["tape_nbytes"]

@@ -1,0 +1,631 @@
+"""Generate the adjoint of a normalised driver: a forward sweep, then a reverse sweep.
+
+Design (store-all with exact restoration, as Tapenade does for its tapes):
+
+- The **forward sweep** runs the driver's statements.  Before a statement
+  changes state it pushes onto a Python list ``_tape`` what it destroys: the old
+  binding of a name it rebinds (a reference: free), a copy of the array region
+  it overwrites (slice assignment, ``x op= e`` on arrays), copies of the arrays
+  a kernel writes (:func:`adtrans.driver.runtime.checkpoint`), an MPI record
+  (:mod:`adtrans.mpi.rules`), the sequence of a ``for`` loop, the trip count of
+  a ``while`` loop, the branch of an ``if``.  Each array the driver creates
+  gets a zero shadow of the same shape; views get the same view of the shadow.
+- The **reverse sweep** walks the statements backwards (loops run backwards,
+  branches as taken) and, for each, restores the state from before it (so every
+  value it reads is the value the forward sweep read) and propagates adjoints:
+  kernel calls through :func:`adtrans.adjoint` (activity per call from which
+  arguments have shadows; the seed of an assigned result is its adjoint),
+  expressions through :mod:`adtrans.driver.exprs`, MPI calls through
+  :mod:`adtrans.mpi.rules`.
+- At the end the arrays get their final values back (the reverse sweep left them
+  as on entry), so arrays end as the primal leaves them, like kernel adjoints.
+
+**Memory** of one adjoint call (store-all; no recomputation), for a time loop
+of ``T`` steps: ``T`` times (the bytes of the arrays the step's kernel calls
+overwrite + the overwritten regions of slice assignments, ``op=`` updates and
+receives + the arrays the step allocates, twice: the array and its shadow) +
+O(executed statements) Python references, + one copy of each array argument
+(its final values).  Only *overwritten* arrays are copied: arrays a kernel only
+reads are still intact when its adjoint runs, because every later write was
+undone first.  E.g. a 1-D heat step writing ``unew`` of ``n`` float64 (then
+swapped with ``u``) keeps ``8 n T`` bytes (+ ``unew`` and its shadow);
+:func:`adtrans.driver.last_tape_nbytes` reports the figure of the last call.
+
+Names ``x`` that are assigned once outside loops are *stable*: their bindings
+are not taped.  Name conventions of generated code: ``x_b`` the shadow of
+``x``; ``_hN`` temporaries of the normalised driver; ``_vN`` recomputed
+values; ``_bN`` adjoints; ``_rN`` records popped from the tape; ``_seqN``,
+``_nN`` loop sequences and trip counts.
+"""
+from __future__ import annotations
+
+import ast
+import os
+from collections import Counter
+
+from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
+from .effects import written_params
+from .exprs import ExprAdjoint
+from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
+                        Return, SetItem, Unpack, While)
+
+_ADJ_NAME = {"Ssend": "Send", "Issend": "Isend", "barrier": "Barrier", "wait": "Wait", "waitall": "Waitall"}
+_NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
+                       "copy", "array", "arange", "linspace", "concatenate", "eye"}
+
+
+def _indent(lines, n=1):
+    pad = "    " * n
+    return [pad + ln if ln else ln for ln in lines]
+
+
+def _block(lines):
+    return lines if lines else ["pass"]
+
+
+class Codegen:
+    """Generates the adjoint source of one driver for one activity tuple."""
+
+    def __init__(self, primal, ir, param_activity: dict, act, resolver):
+        self.primal, self.ir, self.pa, self.act, self.resolver = primal, ir, param_activity, act, resolver
+        self.used = {n.id for n in ast.walk(primal.tree) if isinstance(n, ast.Name)} | set(ir.locals)
+        self.counter = 0
+        self._shadow: dict = {}
+        self.sites, self.in_loop = Counter(), set()
+        for p in ir.params:
+            self.sites[p] += 1
+        self._count(ir.body, 0)
+        self.arrays = self._known_arrays()
+        self.has_p2p = False
+        self.file = os.path.basename(primal.filename)
+        self._has_rev: dict = {}
+        self._name_loops(ir.body)
+
+    def _name_loops(self, stmts):
+        for s in stmts:
+            if isinstance(s, For):
+                s.seq = self.temp("_seq")
+            elif isinstance(s, While):
+                s.count = self.temp("_n")
+            for attr in ("body", "orelse"):
+                if isinstance(getattr(s, attr, None), list):
+                    self._name_loops(getattr(s, attr))
+
+    def has_rev(self, stmts) -> bool:
+        """Do ``stmts`` have reverse-sweep code (equivalently: do they push onto the tape or
+        propagate adjoints)?  Found by generating it and throwing it away."""
+        key = id(stmts)
+        if key not in self._has_rev:
+            state = (self.counter, set(self.used), dict(self._shadow))
+            self._has_rev[key] = bool(self.reverse(stmts))
+            self.counter, self.used, self._shadow = state
+        return self._has_rev[key]
+
+    # -- names
+    def shadow(self, name: str) -> str:
+        if name not in self._shadow:
+            s = f"{name}_b"
+            while s in self.used:
+                s += "_"
+            self.used.add(s)
+            self._shadow[name] = s
+        return self._shadow[name]
+
+    def temp(self, prefix: str) -> str:
+        while True:
+            self.counter += 1
+            t = f"{prefix}{self.counter}"
+            if t not in self.used:
+                self.used.add(t)
+                return t
+
+    def error(self, node, construct, hint=""):
+        return self.primal.error(node, construct, hint)
+
+    def at(self, s) -> str:
+        return f"{self.file}:{s.line}"
+
+    def _count(self, stmts, depth):
+        for s in stmts:
+            if isinstance(s, Assign):
+                self._site(s.target, depth)
+            elif isinstance(s, Unpack):
+                for t in s.targets:
+                    self._site(t, depth)
+            elif isinstance(s, For):
+                for n in ast.walk(s.target):
+                    if isinstance(n, ast.Name):
+                        self._site(n.id, depth)
+                self._count(s.body, depth + 1)
+            elif isinstance(s, While):
+                self._count(s.body, depth + 1)
+            elif isinstance(s, If):
+                self._count(s.body, depth)
+                self._count(s.orelse, depth)
+
+    def _site(self, name, depth):
+        self.sites[name] += 1
+        if depth:
+            self.in_loop.add(name)
+
+    def stable(self, name: str) -> bool:
+        """Assigned exactly once, outside loops, not a parameter: its binding needs no tape."""
+        return self.sites[name] == 1 and name not in self.in_loop and name not in self.ir.params
+
+    def binding(self, name: str) -> str:
+        return f"({name}, {self.shadow(name)})" if self.act.name(name) else name
+
+    def _known_arrays(self) -> set:
+        """Names that certainly hold arrays (to leave out float-only code); conservative."""
+        arrays = {p for p, a in self.pa.items() if a == "dup"}
+        assigns: dict = {}
+
+        def collect(stmts):
+            for s in stmts:
+                if isinstance(s, Assign):
+                    assigns.setdefault(s.target, []).append(s)
+                elif isinstance(s, (Unpack, For)):
+                    names = s.targets if isinstance(s, Unpack) else \
+                        [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+                    for t in names:
+                        assigns.setdefault(t, []).append(None)
+                if isinstance(s, (For, While)):
+                    collect(s.body)
+                elif isinstance(s, If):
+                    collect(s.body)
+                    collect(s.orelse)
+        collect(self.ir.body)
+
+        def is_array(s) -> bool:
+            if s is None:
+                return False
+            v = s.value
+            if s.kind == "alias":
+                if isinstance(v, ast.Name):
+                    return v.id in arrays
+                if isinstance(v, ast.Attribute):
+                    return v.value.id in arrays
+                sl = v.slice.elts if isinstance(v.slice, ast.Tuple) else [v.slice]
+                return v.value.id in arrays and any(isinstance(k, ast.Slice) for k in sl)
+            if s.kind == "pure" and isinstance(v, ast.Call):
+                kind = self.resolver.classify(v)
+                return (kind.kind == "numpy" and kind.name in _NUMPY_ARRAY_MAKERS) or \
+                    (kind.kind == "method" and kind.name == "copy" and isinstance(kind.receiver, ast.Name)
+                     and kind.receiver.id in arrays)
+            return False
+
+        changed = True
+        while changed:
+            changed = False
+            for name, sites in assigns.items():
+                if name not in arrays and name not in self.ir.params and all(is_array(s) for s in sites):
+                    arrays.add(name)
+                    changed = True
+        return arrays
+
+    # -- entry
+    def generate(self) -> str:
+        ir, pa = self.ir, self.pa
+        clash = sorted(_RESERVED & self.used)
+        if clash:
+            raise self.error(self.primal.tree, f"driver uses the name {clash[0]}, reserved for generated code",
+                             "rename it")
+        self.seed = "seed"
+        while self.seed in self.used:
+            self.seed = "_" + self.seed
+        self.used.add(self.seed)
+        fname = f"{ir.name}_adjoint"
+        sig = []
+        for p in ir.params:
+            sig.append(p)
+            if pa[p] == "dup":
+                sig.append(self.shadow(p))
+        fwd = self.forward(ir.body)
+        rev = self.reverse(ir.body)
+        actives = [p for p in ir.params if pa[p] == "active"]
+        activity = ", ".join(f"{p}={pa[p]}" for p in ir.params)
+        ret = "(" + "".join(f"{self.shadow(p)}, " for p in actives) + ")"
+        head = [f"def {fname}({', '.join(sig + [self.seed + '=1.0'])}):",
+                f'    """Adjoint of the driver {ir.name} ({self.file}:{self.primal.tree.lineno}) for {activity}.',
+                "",
+                f"    Generated by adtrans.driver.  Returns {ret}: the adjoints of the Active arguments;",
+                f"    Duplicated shadows are updated in place.  {self.seed}: adjoint of the returned float.",
+                '    """',
+                "    _tape = []",
+                f"    _args = ({''.join(p + ', ' for p in ir.params)})"]
+        init = []
+        for p in ir.params:
+            if pa[p] == "active":
+                init.append(f"{self.shadow(p)} = 0.0")
+            elif pa[p] == "const" and self.act.name(p):
+                init.append(f"{self.shadow(p)} = _rt.new_shadow({p})")
+        for n in sorted(ir.locals - set(ir.params)):
+            if not self.stable(n):
+                init.append(f"{n} = _UNDEF")
+            if self.act.name(n):
+                init.append(f"{self.shadow(n)} = None")
+        body = init + ["", "# ---------------------------------------------------------------- forward sweep"]
+        body += fwd
+        body += [f"_rt.tape_stats(_tape, ({''.join(p + ', ' for p in sig)}))   # for adtrans.driver.last_tape_nbytes()",
+                 "_final = _rt.final_state(_args)       # arrays' final values, given back at the end"]
+        if self.has_p2p:
+            body += ["_mpi.separate_sweeps(_args)          # no adjoint message before every rank ends its forward sweep"]
+        body += ["", "# ---------------------------------------------------------------- reverse sweep"]
+        body += rev
+        body += ["_rt.restore_final(_final)", "_rt.check_tape_empty(_tape)", f"return {ret}"]
+        return "\n".join(head + _indent(body)) + "\n"
+
+    # -- sweeps
+    def forward(self, stmts) -> list:
+        out = []
+        for s in stmts:
+            out += self.fwd(s)
+        return out
+
+    def reverse(self, stmts) -> list:
+        out, last = [], None
+        for s in reversed(stmts):
+            lines = self.rev(s)
+            if lines and lines[0] == last:      # one comment for the pieces of one source statement
+                lines = lines[1:]
+            if lines:
+                last = lines[0] if lines[0].startswith("#") else last
+            out += lines
+        return out
+
+    def comment(self, s) -> str:
+        return f"# {self.file}:{s.line}: {s.text}" if s.text else f"# {self.file}:{s.line}"
+
+    def fwd(self, s) -> list:
+        m = getattr(self, "fwd_" + type(s).__name__)
+        return m(s)
+
+    def rev(self, s) -> list:
+        m = getattr(self, "rev_" + type(s).__name__)
+        return m(s)
+
+    # -- assignments
+    def fwd_Assign(self, s: Assign) -> list:
+        t = s.target
+        out = []
+        if not self.stable(t):
+            out.append(f"_tape.append({self.binding(t)})")
+        if s.kind == "kernel":
+            out += self.fwd_kernel(s, s.call, t)
+        elif s.kind == "mpi":
+            out += self.fwd_mpi(s, s.call, t)
+        else:
+            out.append(f"{t} = {ast.unparse(s.value)}")
+        if self.act.name(t) and not (s.kind == "mpi" and s.call.method in REQUEST_CREATORS):
+            out.append(f"{self.shadow(t)} = {self.new_shadow(s)}")
+        return out
+
+    def new_shadow(self, s: Assign) -> str:
+        v = s.value
+        if s.kind == "alias":
+            if isinstance(v, ast.Name):
+                return f"_rt.alias_shadow({self.shadow(v.id)})"
+            if isinstance(v, ast.Attribute):
+                return f"_rt.alias_shadow({self.shadow(v.value.id)}).T"
+            return f"_rt.getitem_shadow({self.shadow(v.value.id)}, _np.s_[{ast.unparse(v.slice)}])"
+        if s.kind == "kernel":
+            return "0.0"
+        return f"_rt.new_shadow({s.target})"
+
+    def rev_Assign(self, s: Assign) -> list:
+        t = s.target
+        active_t = self.act.name(t)
+        out = []
+        bar = None
+        if active_t:
+            if self.stable(t):
+                bar = self.shadow(t)
+            else:
+                bar = self.temp("_b")
+                out.append(f"{bar} = {self.shadow(t)}")
+        rec = None
+        if self.records(s):
+            rec = self.temp("_r")
+            out.append(f"{rec} = _tape.pop()")
+        if not self.stable(t):
+            out.append(f"{self.binding(t)} = _tape.pop()")
+        v = s.value
+        if s.kind == "kernel":
+            out += self.rev_kernel(s.call, bar or "0.0", rec)
+        elif s.kind == "mpi":
+            out += self.rev_mpi(s, s.call, rec, bar)
+        elif s.kind == "alias" and active_t:
+            if isinstance(v, ast.Name):
+                ys = self.shadow(v.id)
+                out.append(f"{ys} = _rt.alias_adjoint({ys}, {bar})")
+            elif isinstance(v, ast.Subscript):
+                out.append(f"_rt.getitem_adjoint({self.shadow(v.value.id)}, _np.s_[{ast.unparse(v.slice)}], {bar})")
+        elif s.kind == "pure" and active_t and self.act.expr(v):
+            out += ExprAdjoint(self).lines(v, bar)
+        if not out:
+            return []
+        return [self.comment(s)] + out
+
+    def fwd_SetItem(self, s: SetItem) -> list:
+        c, key = s.container, ast.unparse(s.key)
+        return [f"_tape.append(_rt.snap({c}[{key}]))", f"{c}[{key}] = {ast.unparse(s.value)}"]
+
+    def rev_SetItem(self, s: SetItem) -> list:
+        c, key = s.container, ast.unparse(s.key)
+        out = [self.comment(s)]
+        if not self.act.name(c):
+            return out + [f"{c}[{key}] = _tape.pop()"]
+        cb = self.shadow(c)
+        bar = None
+        if self.act.expr(s.value):
+            bar = self.temp("_b")
+            out.append(f"{bar} = _rt.take({cb}, _np.s_[{key}])")
+        out.append(f"_rt.zero_at({cb}, _np.s_[{key}])")
+        out.append(f"{c}[{key}] = _tape.pop()")
+        if bar:
+            out += ExprAdjoint(self).lines(s.value, bar)
+        return out
+
+    def fwd_AugAssign(self, s: AugAssign) -> list:
+        op = _OPS.get(type(s.op))
+        if op is None:
+            raise self.error(s, "augmented assignment operator")
+        if (self.act.name(s.target) or self.act.expr(s.value)) and type(s.op) not in _DIFF_AUG:
+            raise self.error(s.value, f"{op}= on an active value in a driver", "use +=, -=, *= or /=")
+        return [f"_tape.append(_rt.snap({s.target}))", f"{s.target} {op}= {ast.unparse(s.value)}"]
+
+    def rev_AugAssign(self, s: AugAssign) -> list:
+        t, v = s.target, ast.unparse(s.value)
+        out = [self.comment(s)]
+        if not self.act.name(t):
+            return out + [f"{t} = _rt.restore({t}, _tape.pop())"]
+        tb = self.shadow(t)
+        bar = self.temp("_b")
+        out.append(f"{bar} = _rt.snap({tb})")
+        out.append(f"{t} = _rt.restore({t}, _tape.pop())")
+        va = self.act.expr(s.value)
+        op = type(s.op)
+        ex = ExprAdjoint(self)
+        if op is ast.Add:
+            contrib = bar
+        elif op is ast.Sub:
+            contrib = f"-{bar}"
+        elif op is ast.Mult:
+            out.append(f"{tb} *= {v}")
+            contrib = f"{bar} * {t}"
+        else:
+            out.append(f"{tb} /= {v}")
+            contrib = f"-{bar} * {t} / ({v} * {v})"
+        if va:
+            ex.grad(s.value, contrib)
+            out += ex.pre + ex.back
+        return out
+
+    def fwd_Unpack(self, s: Unpack) -> list:
+        if self.act.expr(s.value):
+            raise self.error(s, "tuple unpacking of an active value", "assign the elements one by one")
+        names = ", ".join(s.targets)
+        out = []
+        if not all(self.stable(t) for t in s.targets):
+            out.append(f"_tape.append(({', '.join(self.binding(t) for t in s.targets)},))")
+        return out + [f"{names} = {ast.unparse(s.value)}"]
+
+    def rev_Unpack(self, s: Unpack) -> list:
+        if all(self.stable(t) for t in s.targets):
+            return []
+        return [self.comment(s), f"{', '.join(self.binding(t) for t in s.targets)}, = _tape.pop()"]
+
+    # -- calls
+    def fwd_CallStmt(self, s: CallStmt) -> list:
+        call = s.call
+        if isinstance(call, KernelCall):
+            return self.fwd_kernel(s, call, None)
+        if isinstance(call, MpiCall):
+            return self.fwd_mpi(s, call, None)
+        if self.act.expr(call.value):
+            raise self.error(s, "appending an active value to a list", "use arrays for values with derivatives")
+        return [f"{call.target}.append({ast.unparse(call.value)})"]
+
+    def rev_CallStmt(self, s: CallStmt) -> list:
+        call = s.call
+        out = [self.comment(s)]
+        if isinstance(call, KernelCall):
+            rec = None
+            if self.records(s):
+                rec = self.temp("_r")
+                out.append(f"{rec} = _tape.pop()")
+            body = self.rev_kernel(call, "0.0", rec)
+            return out + body if body else []
+        if isinstance(call, MpiCall):
+            return out + self.rev_mpi(s, call, "_tape.pop()", None)
+        assert isinstance(call, AppendCall)
+        return out + [f"{call.target}.pop()"]
+
+    def kernel_written(self, call: KernelCall) -> list:
+        return [i for i in sorted(written_params(call.kernel)) if isinstance(call.args[i], ast.Name)]
+
+    def kernel_active(self, call: KernelCall) -> bool:
+        return any(isinstance(a, ast.Name) and self.act.name(a.id) for a in call.args)
+
+    def records(self, s) -> bool:
+        """Does the forward code of ``s`` push a record besides the name's binding?"""
+        call = s.call if isinstance(s, (Assign, CallStmt)) else None
+        if isinstance(call, KernelCall):
+            return bool(self.kernel_written(call))
+        if isinstance(call, MpiCall):
+            return self.mpi_recorded(call)
+        return False
+
+    def fwd_kernel(self, s, call: KernelCall, target) -> list:
+        args = "".join(ast.unparse(a) + ", " for a in call.args)
+        out = []
+        written = self.kernel_written(call)
+        if written:
+            out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {self.at(s)!r}))")
+        src = f"{call.func}({args[:-2]})"
+        out.append(f"{target} = {src}" if target else src)
+        if target and self.kernel_active(call):
+            out.append(f"_rt.check_result({target}, {call.func}, {self.at(s)!r})")
+        return out
+
+    def rev_kernel(self, call: KernelCall, seed: str, rec) -> list:
+        args = "".join(ast.unparse(a) + ", " for a in call.args)
+        if not self.kernel_active(call):
+            return [f"_rt.kernel_restore(({args}), {rec})"] if rec else []
+        shadows = "".join((self.shadow(a.id) if isinstance(a, ast.Name) and self.act.name(a.id) else "None")
+                          + ", " for a in call.args)
+        res = self.temp("_a")
+        out = [f"{res} = _rt.kernel_adjoint({call.func}, ({args}), ({shadows}), {seed}, {rec})"]
+        for i, a in enumerate(call.args):
+            if isinstance(a, ast.Name) and self.act.name(a.id) and a.id not in self.arrays:
+                sb = self.shadow(a.id)
+                out.append(f"{sb} = _rt.acc_scalar({sb}, {res}[{i}])")
+        return out
+
+    def mpi_recorded(self, call: MpiCall) -> bool:
+        spec = SUPPORTED[call.method]
+        if spec.kind == "object":
+            return self.act.expr(call.args.get("sendobj", call.args.get("obj")))
+        return True
+
+    def buffer_shadow(self, e) -> str:
+        if isinstance(e, (ast.List, ast.Tuple)):
+            e = e.elts[0]
+        if isinstance(e, ast.Name) and self.act.name(e.id):
+            return self.shadow(e.id)
+        return "None"
+
+    def fwd_mpi(self, s, call: MpiCall, target) -> list:
+        spec = SUPPORTED[call.method]
+        m = call.method
+        if spec.kind == "object":
+            val = call.args.get("sendobj", call.args.get("obj"))
+            rest = "".join(f", {k}={ast.unparse(v)}" for k, v in call.args.items() if k not in ("sendobj", "obj"))
+            if self.mpi_recorded(call):
+                src = f"_mpi.{m}(_tape, {call.receiver}, {ast.unparse(val)}{rest})"
+            else:
+                src = f"{call.receiver}.{m}({ast.unparse(val)}{rest})"
+            return [f"{target} = {src}" if target else src]
+        if m in ("Recv", "Sendrecv", "Sendrecv_replace", "Irecv"):
+            self.has_p2p = True
+        parts = ["_tape"]
+        if spec.kind == "request":
+            if m in ("Wait", "wait"):
+                parts.append(call.receiver)
+            parts += [f"{k}={ast.unparse(v)}" for k, v in call.args.items()]
+        else:
+            parts.append(call.receiver)
+            for k in spec.params:
+                if k not in call.args:
+                    continue
+                parts.append(f"{k}={ast.unparse(call.args[k])}")
+                if k in spec.buffers:
+                    parts.append(f"{k}_b={self.buffer_shadow(call.args[k])}")
+        name = {"barrier": "Barrier", "wait": "Wait", "waitall": "Waitall"}.get(m, m)
+        src = f"_mpi.{name}({', '.join(parts)})"
+        return [f"{target} = {src}" if target else src]
+
+    def rev_mpi(self, s, call: MpiCall, rec, bar) -> list:
+        spec = SUPPORTED[call.method]
+        m = call.method
+        if spec.kind == "object":
+            if not self.mpi_recorded(call):
+                return []
+            val = call.args.get("sendobj", call.args.get("obj"))
+            if not isinstance(val, ast.Name):
+                return [f"_mpi.adjoint_{m}({rec}, {bar or '0.0'})"]
+            vb = self.shadow(val.id)
+            return [f"{vb} = _rt.acc({vb}, _mpi.adjoint_{m}({rec}, {bar or '0.0'}))"]
+        return [f"_mpi.adjoint_{_ADJ_NAME.get(m, m)}({rec})"]
+
+    # -- control flow
+    def fwd_For(self, s: For) -> list:
+        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        if self.act.expr(s.iter) or any(self.act.name(n) for n in names):
+            raise self.error(s, "for loop over active values", "loop over indices (range) and read the elements")
+        target = ast.unparse(s.target)
+        tgt = target if len(names) == 1 else f"({target})"
+        out = []
+        if not all(self.stable(n) for n in names):
+            out.append(f"_tape.append({tgt})")
+        body = _block(self.forward(s.body))
+        if not self.has_rev(s.body):
+            return out + [f"for {target} in {ast.unparse(s.iter)}:"] + _indent(body)
+        return out + [f"{s.seq} = _rt.sequence({ast.unparse(s.iter)})", f"for {target} in {s.seq}:"] + \
+            _indent(body) + [f"_tape.append({s.seq})"]
+
+    def rev_For(self, s: For) -> list:
+        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        target = ast.unparse(s.target)
+        tgt = target if len(names) == 1 else f"({target})"
+        out = []
+        body_rev = self.reverse(s.body)
+        if body_rev:
+            out += [self.comment(s) + "   (reversed)", f"{s.seq} = _tape.pop()",
+                    f"for {target} in reversed({s.seq}):"] + _indent(body_rev)
+        if not all(self.stable(n) for n in names):
+            out.append(f"{tgt} = _tape.pop()")
+        return out
+
+    def fwd_While(self, s: While) -> list:
+        body = self.forward(s.body)
+        if not self.has_rev(s.body):
+            return [f"while {ast.unparse(s.test)}:"] + _indent(_block(body))
+        return [f"{s.count} = 0", f"while {ast.unparse(s.test)}:"] + _indent(body + [f"{s.count} += 1"]) + \
+            [f"_tape.append({s.count})"]
+
+    def rev_While(self, s: While) -> list:
+        body_rev = self.reverse(s.body)
+        if not body_rev:
+            return []
+        return [self.comment(s) + "   (as many iterations as the forward sweep ran)",
+                f"for {self.temp('_k')} in range(_tape.pop()):"] + _indent(body_rev)
+
+    def fwd_If(self, s: If) -> list:
+        fb, fo = self.forward(s.body), self.forward(s.orelse)
+        if not self.has_rev(s.body) and not self.has_rev(s.orelse):
+            out = [f"if {ast.unparse(s.test)}:"] + _indent(_block(fb))
+            if fo:
+                out += ["else:"] + _indent(fo)
+            return out
+        return [f"if {ast.unparse(s.test)}:"] + _indent(fb + ["_tape.append(True)"]) + \
+            ["else:"] + _indent(fo + ["_tape.append(False)"])
+
+    def rev_If(self, s: If) -> list:
+        rb, ro = self.reverse(s.body), self.reverse(s.orelse)
+        if not rb and not ro:
+            return []
+        out = [self.comment(s) + "   (the branch the forward sweep took)", "if _tape.pop():"] + _indent(_block(rb))
+        return out + (["else:"] + _indent(ro) if ro else [])
+
+    def fwd_Return(self, s: Return) -> list:
+        return []
+
+    def rev_Return(self, s: Return) -> list:
+        v = s.value
+        if isinstance(v, ast.Name) and self.act.name(v.id):
+            vb = self.shadow(v.id)
+            return [self.comment(s) + "   (seed)", f"{vb} = _rt.acc({vb}, {self.seed})"]
+        return []
+
+    def fwd_Passive(self, s: Passive) -> list:
+        node = s.node
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            kind = self.resolver.classify(node.value)
+            readonly = kind.kind == "builtin" and kind.name == "print"
+            mentions = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name) and self.act.name(n.id)]
+            if mentions and not readonly:
+                raise self.error(node, f"call of {kind.name} with the active value {mentions[0]} and no adjoint rule",
+                                 "drivers call @njit kernels, NumPy/math functions and mpi4py methods on "
+                                 "active values")
+        return ast.unparse(node).splitlines()
+
+    def rev_Passive(self, s: Passive) -> list:
+        return []
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+        ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&",
+        ast.MatMult: "@"}
+_DIFF_AUG = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+_RESERVED = frozenset({"_tape", "_args", "_final", "_rt", "_mpi", "_np", "_UNDEF"})

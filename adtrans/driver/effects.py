@@ -1,0 +1,190 @@
+"""Which parameters of an ``@njit`` kernel the kernel may overwrite.
+
+The driver adjoint saves a copy of each array a kernel call overwrites (to give
+the kernel's adjoint its inputs and to restore the primal state in the reverse
+sweep), so it needs the written parameters.  This is a conservative AST
+analysis of the kernel's source:
+
+- a name *may refer to* parameter ``p`` when it is ``p`` or is assigned (or a
+  ``for`` target over) an expression mentioning a name that may refer to ``p``
+  (views, rows, aliases; scalars too, harmlessly);
+- ``p`` is written when a subscript store (``x[i] = ...``, ``x[i] += ...``)
+  has a root name that may refer to ``p``; when such a name is passed to an
+  ``@njit`` callee that writes the matching parameter (analysed recursively);
+  to a NumPy function with ``out=`` or that mutates (``np.copyto`` ...); to a
+  mutating array method (``fill``, ``sort`` ...); or to anything unknown.
+
+Over-approximation only costs memory (an extra copy); it never makes a gradient wrong.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import math
+import threading
+
+from ..parse import parse_function
+
+_PURE_BUILTINS = {"len", "range", "min", "max", "abs", "float", "int", "bool", "round", "sum", "print",
+                  "enumerate", "zip", "reversed", "divmod", "pow", "isinstance", "complex", "tuple", "list"}
+_NP_MUTATING = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis", "shuffle"}
+_PURE_METHODS = {"sum", "copy", "reshape", "ravel", "flatten", "astype", "transpose", "dot", "min", "max", "mean",
+                 "prod", "any", "all", "argmin", "argmax", "view", "item", "conj", "conjugate", "cumsum", "cumprod",
+                 "std", "var", "nonzero", "tolist", "searchsorted", "real", "imag", "T", "argsort", "clip",
+                 "round", "trace", "diagonal", "squeeze", "swapaxes"}
+
+_LOCK = threading.RLock()
+_CACHE: dict = {}
+_IN_PROGRESS = object()
+
+
+def _root(node):
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _resolve(node, globs):
+    """The object a Name/Attribute chain names in the kernel's globals, or None."""
+    if globs is None:
+        return None
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    if node.id in globs:
+        obj = globs[node.id]
+    elif hasattr(builtins, node.id):
+        obj = getattr(builtins, node.id)
+    else:
+        return None
+    for p in reversed(parts):
+        obj = getattr(obj, p, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _module_of(obj) -> str:
+    mod = getattr(obj, "__module__", None) or ""
+    if not mod and type(obj).__name__ == "ufunc":
+        return "numpy"
+    return mod
+
+
+def written_params(kernel) -> frozenset:
+    """Positions of the parameters ``kernel`` (an ``@njit`` dispatcher) may write.  Cached."""
+    pyfunc = getattr(kernel, "py_func", kernel)
+    with _LOCK:
+        hit = _CACHE.get(pyfunc)
+        if hit is _IN_PROGRESS:        # recursion: assume everything is written
+            return frozenset(range(pyfunc.__code__.co_argcount))
+        if hit is not None:
+            return hit
+        _CACHE[pyfunc] = _IN_PROGRESS
+        try:
+            primal = parse_function(kernel)
+            result = _analyse(primal.tree, primal.params, primal.globals)
+        except BaseException:
+            del _CACHE[pyfunc]
+            raise
+        _CACHE[pyfunc] = result
+        return result
+
+
+def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
+    refers = {p: {i} for i, p in enumerate(params)}
+
+    def mentioned(expr) -> set:
+        out = set()
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and n.id in refers:
+                out |= refers[n.id]
+        return out
+
+    def bind(target, value_params):
+        changed = False
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and value_params:
+                cur = refers.setdefault(n.id, set())
+                if not value_params <= cur:
+                    cur |= value_params
+                    changed = True
+        return changed
+
+    changed = True
+    while changed:
+        changed = False
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    changed |= bind(t, mentioned(node.value))
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                changed |= bind(node.target, mentioned(node.value))
+            elif isinstance(node, ast.For):
+                changed |= bind(node.target, mentioned(node.iter))
+            elif isinstance(node, ast.NamedExpr):
+                changed |= bind(node.target, mentioned(node.value))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                changed |= bind(node.optional_vars, mentioned(node.context_expr))
+
+    written: set = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root = _root(node)
+            if root in refers:
+                written |= refers[root]
+        elif isinstance(node, ast.Call):
+            written |= _call_writes(node, mentioned, globs)
+    return frozenset(written)
+
+
+def _call_writes(node: ast.Call, mentioned, globs) -> set:
+    args = list(node.args) + [k.value for k in node.keywords]
+    touched = set()
+    for a in args:
+        touched |= mentioned(a)
+    func = node.func
+    if isinstance(func, ast.Attribute) and mentioned(func.value):
+        # a method of an array that may be a parameter
+        recv = mentioned(func.value)
+        if func.attr in _PURE_METHODS:
+            return set()
+        return recv | touched
+    if not touched:
+        return set()
+    callee = _resolve(func, globs)
+    if callee is None:
+        return touched
+    if hasattr(callee, "py_func"):                       # another @njit function: analyse it
+        inner = written_params(callee)
+        try:
+            sig_params = list(inspect.signature(callee.py_func).parameters)
+        except (TypeError, ValueError):
+            return touched
+        out = set()
+        for k, a in enumerate(node.args):
+            if k in inner:
+                out |= mentioned(a)
+        for kw in node.keywords:
+            if kw.arg in sig_params and sig_params.index(kw.arg) in inner:
+                out |= mentioned(kw.value)
+        return out
+    mod = _module_of(callee)
+    name = getattr(callee, "__name__", "")
+    if callee is math or mod == "math" or mod.startswith("numba"):
+        return set()
+    if mod.startswith("numpy") or type(callee).__name__ == "ufunc":
+        if name in _NP_MUTATING:
+            return touched
+        out = set()
+        for kw in node.keywords:
+            if kw.arg == "out":
+                out |= mentioned(kw.value)
+        return out
+    if getattr(builtins, name, None) is callee and name in _PURE_BUILTINS:
+        return set()
+    return touched

@@ -1,0 +1,312 @@
+"""Adjoints of the expressions of a driver (scalar and NumPy-array arithmetic).
+
+The reverse sweep runs with the primal state restored to what it was before
+the statement (see :mod:`adtrans.driver.codegen`), so an expression's
+intermediate values are *recomputed* there (``_v1 = np.sum(u * u)``) instead
+of being stored, then adjoints flow from the root to the leaves:
+
+- a leaf name ``x``: ``x_b = _rt.acc(x_b, c)`` (in place for arrays, summed over
+  broadcast dimensions);
+- a leaf ``x[key]``: ``_rt.add_at(x_b, key, c)`` (``np.add.at`` for fancy keys);
+- interior nodes: the rules below; contributions to an operand that NumPy
+  broadcast are summed back to its shape (``_rt.unb``).
+
+Rules (``c``: the adjoint of the node's value ``y``):
+
+====================================  ==============================================
+``a + b``, ``a - b``                  ``c``, ``+-c``
+``a * b``, ``a / b``                  ``c*b``, ``c*a``; ``c/b``, ``-c*y/b``
+``a ** b``                            ``c*b*a**(b-1)``, ``c*y*log(a)``
+``-a``                                ``-c``
+``a @ b``, ``np.dot``, ``u.dot(v)``   ``c @ b.T``, ``a.T @ c`` (1-D/2-D cases)
+sqrt exp log log1p expm1 sin cos      the usual derivatives (NumPy ``np.`` and
+tan tanh sinh cosh arctan arcsin      ``math.`` spellings, ``abs``)
+arccos abs square cbrt
+``float(a)``, ``np.copy``, ``u.copy()``  ``c``
+``np.sum(a, axis)``, ``np.mean``     ``c`` broadcast back (divided by the count)
+``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
+``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
+``np.concatenate((a, b), axis)``      ``c`` split back
+``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
+====================================  ==============================================
+
+Anything else with an active operand raises :class:`~adtrans.errors.UnsupportedError`.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+# derivative of y = f(x): code in terms of c (adjoint of y), x, y
+UNARY = {
+    "sqrt": "{c} / (2 * {y})",
+    "exp": "{c} * {y}",
+    "log": "{c} / {x}",
+    "log10": "{c} / ({x} * _np.log(10.0))",
+    "log2": "{c} / ({x} * _np.log(2.0))",
+    "log1p": "{c} / (1 + {x})",
+    "expm1": "{c} * ({y} + 1)",
+    "sin": "{c} * _np.cos({x})",
+    "cos": "-{c} * _np.sin({x})",
+    "tan": "{c} * (1 + {y} * {y})",
+    "tanh": "{c} * (1 - {y} * {y})",
+    "sinh": "{c} * _np.cosh({x})",
+    "cosh": "{c} * _np.sinh({x})",
+    "arctan": "{c} / (1 + {x} * {x})",
+    "atan": "{c} / (1 + {x} * {x})",
+    "arcsin": "{c} / _np.sqrt(1 - {x} * {x})",
+    "asin": "{c} / _np.sqrt(1 - {x} * {x})",
+    "arccos": "-{c} / _np.sqrt(1 - {x} * {x})",
+    "acos": "-{c} / _np.sqrt(1 - {x} * {x})",
+    "abs": "{c} * _np.sign({x})",
+    "absolute": "{c} * _np.sign({x})",
+    "fabs": "{c} * _np.sign({x})",
+    "square": "2 * {x} * {c}",
+    "negative": "-{c}",
+    "cbrt": "{c} / (3 * {y} * {y})",
+    "reciprocal": "-{c} * {y} * {y}",
+    "float": "{c}",
+    "float64": "{c}",
+    "float32": "{c}",
+    "copy": "{c}",
+    "array": "{c}",
+}
+BINARY_NUMPY = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
+                "true_divide": ast.Div, "power": ast.Pow, "pow": ast.Pow, "matmul": ast.MatMult,
+                "dot": ast.MatMult}
+
+
+def paren(code: str) -> str:
+    return code if code.isidentifier() or _is_number(code) else f"({code})"
+
+
+def _is_number(code: str) -> bool:
+    try:
+        float(code)
+        return not code.startswith("-")
+    except ValueError:
+        return False
+
+
+class ExprAdjoint:
+    """Reverse code of one expression: ``lines(expr, bar)`` gives the recompute lines
+    followed by the adjoint lines for the adjoint ``bar`` (code) of the expression's value.
+
+    ``gen`` supplies ``act`` (:class:`~adtrans.driver.activity.Activity`),
+    ``resolver``, ``shadow(name)``, ``temp(prefix)`` and ``error(node, construct, hint)``.
+    """
+
+    def __init__(self, gen):
+        self.gen = gen
+        self.pre: list = []
+        self.back: list = []
+        self.values: dict = {}
+
+    def lines(self, expr, bar: str) -> list:
+        self.grad(expr, bar)
+        return self.pre + self.back
+
+    # -- values (recomputed in the reverse sweep)
+    def active(self, node) -> bool:
+        return self.gen.act.expr(node)
+
+    def value(self, node) -> str:
+        """Code for ``node``'s value: the source of leaves and passive parts, a temporary
+        (recomputed once) for active interior nodes."""
+        if not self.active(node) or isinstance(node, (ast.Name, ast.Constant)):
+            return paren(ast.unparse(node))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            return paren(ast.unparse(node))
+        key = id(node)
+        if key not in self.values and isinstance(node, ast.IfExp):
+            t = self.gen.temp("_v")
+            self.pre.append(f"{t} = {ast.unparse(node)}")
+            self.values[key] = t
+        if key not in self.values:
+            new = copy.copy(node)
+            for fname, child in ast.iter_fields(node):
+                if fname == "func" and isinstance(child, ast.Attribute):
+                    func = copy.copy(child)         # a method: recompute its receiver, keep the method
+                    func.value = self._sub(child.value)
+                    new.func = func
+                elif fname == "func":
+                    continue
+                elif isinstance(child, ast.expr):
+                    setattr(new, fname, self._sub(child))
+                elif isinstance(child, list):
+                    setattr(new, fname, [self._sub(c) if isinstance(c, ast.expr) else c for c in child])
+            t = self.gen.temp("_v")
+            self.pre.append(f"{t} = {ast.unparse(new)}")
+            self.values[key] = t
+        return self.values[key]
+
+    def _sub(self, child):
+        if self.active(child) and not isinstance(child, (ast.Name, ast.Constant)) and not (
+                isinstance(child, ast.Subscript) and isinstance(child.value, ast.Name)):
+            return ast.Name(id=self.value(child), ctx=ast.Load())
+        return child
+
+    # -- adjoints
+    def grad(self, node, c: str):
+        """Add the contribution ``c`` (code) to the adjoint of ``node``."""
+        if c is None or not self.active(node):
+            return
+        g = self.gen
+        if isinstance(node, ast.Name):
+            s = g.shadow(node.id)
+            self.back.append(f"{s} = _rt.acc({s}, {c})")
+            return
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.value, ast.Name):
+                self.back.append(f"_rt.add_at({g.shadow(node.value.id)}, _np.s_[{ast.unparse(node.slice)}], {c})")
+                return
+            self.grad(node.value, f"_rt.scatter({self.value(node.value)}, _np.s_[{ast.unparse(node.slice)}], {c})")
+            return
+        if not (c.isidentifier()):
+            t = g.temp("_b")
+            self.back.append(f"{t} = {c}")
+            c = t
+        if isinstance(node, ast.IfExp):         # only the branch the forward sweep took
+            branches = []
+            for part in (node.body, node.orelse):
+                sub = ExprAdjoint(g)
+                sub.grad(part, c)
+                branches.append(sub.pre + sub.back or ["pass"])
+            self.back.append(f"if {ast.unparse(node.test)}:")
+            self.back += ["    " + ln for ln in branches[0]]
+            self.back.append("else:")
+            self.back += ["    " + ln for ln in branches[1]]
+            return
+        if isinstance(node, ast.Attribute) and node.attr == "T":
+            self.grad(node.value, f"_np.transpose({c})")
+        elif isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub):
+                self.grad(node.operand, f"-{c}")
+            elif isinstance(node.op, ast.UAdd):
+                self.grad(node.operand, c)
+            else:
+                raise g.error(node, f"operator {type(node.op).__name__} on an active value")
+        elif isinstance(node, ast.BinOp):
+            self.binop(node, node.left, type(node.op), node.right, c)
+        elif isinstance(node, ast.Call):
+            self.call(node, c)
+        else:
+            raise g.error(node, f"{type(node).__name__} expression with an active value in a driver",
+                          "drivers differentiate arithmetic, NumPy elementwise functions, sum/mean/dot, "
+                          "slicing and kernel calls")
+
+    def operand(self, node, contribution: str):
+        """A contribution to an operand that NumPy may have broadcast: summed to its shape."""
+        if not self.active(node):
+            return
+        if isinstance(node, (ast.Name, ast.Subscript)):
+            self.grad(node, contribution)      # acc / add_at reduce to the shape themselves
+        else:
+            self.grad(node, f"_rt.unb({contribution}, {self.value(node)})")
+
+    def binop(self, node, left, op, right, c):
+        la, ra = self.active(left), self.active(right)
+        if op is ast.Add:
+            self.operand(left, c)
+            self.operand(right, c)
+        elif op is ast.Sub:
+            self.operand(left, c)
+            self.operand(right, f"-{c}")
+        elif op is ast.Mult:
+            if la:
+                self.operand(left, f"{c} * {self.value(right)}")
+            if ra:
+                self.operand(right, f"{self.value(left)} * {c}")
+        elif op is ast.Div:
+            if la:
+                self.operand(left, f"{c} / {self.value(right)}")
+            if ra:
+                self.operand(right, f"-{c} * {self.value(node)} / {self.value(right)}")
+        elif op is ast.Pow:
+            a, b = self.value(left), self.value(right)
+            if la:
+                self.operand(left, f"{c} * {b} * {a} ** ({b} - 1)")
+            if ra:
+                self.operand(right, f"{c} * {self.value(node)} * _np.log({a})")
+        elif op is ast.MatMult:
+            ga, gb = self.gen.temp("_b"), self.gen.temp("_b")
+            self.back.append(f"{ga}, {gb} = _rt.dot_adjoint({self.value(left)}, {self.value(right)}, {c})")
+            self.grad(left, ga)
+            self.grad(right, gb)
+        elif op is ast.Mod and not ra:
+            self.operand(left, c)
+        else:
+            raise self.gen.error(node, f"operator {op.__name__} on active values in a driver",
+                                 "use + - * / ** @, or compute it in an @njit kernel")
+
+    def call(self, node: ast.Call, c):
+        g = self.gen
+        kind = g.resolver.classify(node)
+        name = kind.name
+        args = list(node.args)
+        kw = {k.arg: k.value for k in node.keywords}
+        if kind.kind == "method":
+            recv = kind.receiver
+            if name == "copy":
+                self.grad(recv, c)
+            elif name in ("sum", "mean"):
+                self.reduction(node, name, recv, kw.get("axis", args[0] if args else None), c)
+            elif name == "dot":
+                self.binop(node, recv, ast.MatMult, args[0], c)
+            else:
+                raise g.error(node, f"method .{name}() on an active array in a driver")
+            return
+        if kind.kind in ("numpy", "math", "builtin"):
+            if name in ("sum", "mean") and kind.kind == "numpy":
+                self.reduction(node, name, args[0], kw.get("axis", args[1] if len(args) > 1 else None), c)
+                return
+            if name in BINARY_NUMPY and kind.kind in ("numpy", "math") and len(args) == 2:
+                self.binop(node, args[0], BINARY_NUMPY[name], args[1], c)
+                return
+            if name in ("maximum", "minimum", "max", "min", "fmax", "fmin") and len(args) == 2 and \
+                    not (kind.kind == "builtin" and kw):
+                a, b = self.value(args[0]), self.value(args[1])
+                cmp = ">=" if name in ("maximum", "max", "fmax") else "<="
+                mask = g.temp("_m")
+                self.back.append(f"{mask} = {a} {cmp} {b}")
+                self.operand(args[0], f"_np.where({mask}, {c}, 0.0)")
+                self.operand(args[1], f"_np.where({mask}, 0.0, {c})")
+                return
+            if name == "where" and kind.kind == "numpy" and len(args) == 3:
+                cond = self.value(args[0])
+                self.operand(args[1], f"_np.where({cond}, {c}, 0.0)")
+                self.operand(args[2], f"_np.where({cond}, 0.0, {c})")
+                return
+            if name == "concatenate" and kind.kind == "numpy" and args and isinstance(args[0], (ast.Tuple, ast.List)):
+                parts = args[0].elts
+                axis = ast.unparse(kw.get("axis", args[1] if len(args) > 1 else ast.Constant(0)))
+                t = g.temp("_b")
+                self.back.append(f"{t} = _rt.split({c}, [{', '.join(self.value(p) for p in parts)}], {axis})")
+                for k, p in enumerate(parts):
+                    self.grad(p, f"{t}[{k}]")
+                return
+            if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
+                self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
+                return
+            if name in UNARY and len(args) >= 1 and not any(self.active(a) for a in args[1:]) and \
+                    not any(self.active(v) for v in kw.values()):
+                if name == "array" and kind.kind == "numpy" and kw.get("copy") is not None:
+                    raise g.error(node, "np.array(..., copy=...) of an active array", "use np.copy")
+                x = self.value(args[0])
+                y = self.value(node) if "{y}" in UNARY[name] else ""
+                self.grad(args[0], UNARY[name].format(c=c, x=x, y=y))
+                return
+        if kind.kind == "kernel":
+            raise g.error(node, "kernel call inside an expression (internal: should be hoisted)")
+        what = {"numpy": f"np.{name}", "math": f"math.{name}"}.get(kind.kind, name)
+        raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
+                      "supported: + - * / ** @, sqrt exp log sin cos tanh ..., np.sum/mean/dot/copy/"
+                      "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
+
+    def reduction(self, node, name, arg, axis, c):
+        x = self.value(arg)
+        ax = "None" if axis is None else ast.unparse(axis)
+        contrib = f"_rt.expand({c}, {x}, {ax})"
+        if name == "mean":
+            contrib = f"{contrib} * (_np.size({self.value(node)}) / _np.size({x}))"
+        self.grad(arg, contrib)

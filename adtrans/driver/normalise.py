@@ -1,0 +1,591 @@
+"""Normalise a driver function into a small statement language.
+
+After normalisation:
+
+- every kernel call, value-returning MPI call (``comm.allreduce``,
+  ``comm.Isend`` ...) and conditional expression is alone on the right of an
+  assignment to a name (``_h1 = step(u, unew, c)``), hoisted out of the
+  expression it was in, in evaluation order;
+- kernel arguments and MPI buffers are names or constants (``u[1:2]`` becomes
+  ``_h2 = u[1:2]``, a view with the view of ``u``'s shadow as its shadow);
+- every subscript is a subscript of a name, every ``.T`` the attribute of a name;
+- tuple assignments are split (values first, so ``u, v = v, u`` swaps);
+  ``x[k] op= e`` becomes ``x[k] = x[k] op e``; ``x op= e`` keeps a name or
+  constant on its right;
+- ``for`` loops run over a hoisted sequence, ``return`` is the last statement.
+
+Each statement keeps its source line for error messages and for the comments
+of the generated adjoint.  Unsupported constructs raise
+:class:`~adtrans.errors.UnsupportedError` naming ``file:line:col``.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+from dataclasses import dataclass, field
+
+from ..mpi.specs import PASSIVE_METHODS, REQUEST_CREATORS, SUPPORTED, describe_supported
+from .resolve import CallKind, Resolver
+
+
+# ----------------------------------------------------------------------------- statements
+
+@dataclass
+class Stmt:
+    line: int
+    text: str
+
+
+@dataclass
+class Assign(Stmt):
+    """``target = value``.  ``kind``: ``"pure"`` (an expression), ``"alias"`` (``y``,
+    ``y[key]``, ``y.T``: may share memory with ``y``), ``"kernel"`` or ``"mpi"`` (``value`` is
+    the call; ``call`` its :class:`KernelCall`/:class:`MpiCall`)."""
+    target: str = ""
+    value: ast.expr = None
+    kind: str = "pure"
+    call: object = None
+
+
+@dataclass
+class SetItem(Stmt):
+    """``container[key] = value`` (``container`` a name)."""
+    container: str = ""
+    key: ast.expr = None
+    value: ast.expr = None
+
+
+@dataclass
+class AugAssign(Stmt):
+    """``target op= value`` with ``value`` a name or constant (in place for arrays)."""
+    target: str = ""
+    op: ast.operator = None
+    value: ast.expr = None
+
+
+@dataclass
+class Unpack(Stmt):
+    """``a, b = value`` for a value without derivatives (``divmod(n, 2)``)."""
+    targets: list = field(default_factory=list)
+    value: ast.expr = None
+
+
+@dataclass
+class CallStmt(Stmt):
+    """A call whose result is not used: a kernel, an MPI call, ``lst.append(x)``."""
+    call: object = None
+
+
+@dataclass
+class Passive(Stmt):
+    """A statement without derivatives that runs in the forward sweep only (``print``, ``assert``)."""
+    node: ast.stmt = None
+
+
+@dataclass
+class For(Stmt):
+    target: ast.expr = None
+    iter: ast.expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass
+class While(Stmt):
+    test: ast.expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass
+class If(Stmt):
+    test: ast.expr = None
+    body: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+
+
+@dataclass
+class Return(Stmt):
+    value: ast.expr = None
+
+
+@dataclass
+class KernelCall:
+    """A call of ``@njit`` kernel ``kernel`` (source text ``func``) with name/constant ``args``."""
+    func: str
+    kernel: object
+    args: list
+
+
+@dataclass
+class MpiCall:
+    """An mpi4py call: ``method`` on ``receiver`` (source text), arguments bound to the
+    parameter names of :data:`adtrans.mpi.specs.SUPPORTED` (``args``)."""
+    method: str
+    receiver: str
+    args: dict
+
+
+@dataclass
+class AppendCall:
+    target: str
+    value: ast.expr
+
+
+@dataclass
+class DriverIR:
+    name: str
+    params: list
+    body: list
+    locals: set
+    temps: set
+
+
+def _load(name: str) -> ast.Name:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def _is_leaf(e) -> bool:
+    return isinstance(e, (ast.Name, ast.Constant))
+
+
+def _is_T(e) -> bool:
+    return isinstance(e, ast.Attribute) and e.attr == "T"
+
+
+# ----------------------------------------------------------------------------- normaliser
+
+class Normaliser:
+    """Turns the driver's ``FunctionDef`` into :class:`DriverIR` (see the module doc)."""
+
+    def __init__(self, primal):
+        self.primal = primal
+        self.tree = primal.tree
+        self.lines = primal.source.splitlines()
+        self.first = primal.tree.lineno if not primal.tree.decorator_list else \
+            min(d.lineno for d in primal.tree.decorator_list)
+        self.params = self._params()
+        self.locals = set(self.params) | self._assigned_names()
+        self.all_names = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)} | set(self.params)
+        self.resolver = Resolver(primal.globals, self.locals)
+        self.counter = 0
+        self.temps: set = set()
+        self.line, self.text = primal.tree.lineno, ""
+
+    # -- helpers
+    def error(self, node, construct, hint=""):
+        return self.primal.error(node, construct, hint)
+
+    def _params(self):
+        a = self.tree.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise self.error(self.tree, "driver with *args, **kwargs or keyword-only parameters",
+                             "use plain positional parameters")
+        return [x.arg for x in a.args]
+
+    def _assigned_names(self) -> set:
+        out = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                out.add(node.id)
+        return out
+
+    def temp(self, prefix="_h") -> str:
+        self.counter += 1
+        name = f"{prefix}{self.counter}"
+        while name in self.locals or name in self.all_names:
+            self.counter += 1
+            name = f"{prefix}{self.counter}"
+        self.temps.add(name)
+        self.locals.add(name)
+        return name
+
+    def source_line(self, lineno: int) -> str:
+        k = lineno - self.first
+        if 0 <= k < len(self.lines):
+            return self.lines[k].strip()
+        return ""
+
+    def classify(self, call: ast.Call) -> CallKind:
+        return self.resolver.classify(call)
+
+    def mk(self, cls, **kw):
+        return cls(line=self.line, text=self.text, **kw)
+
+    # -- entry
+    def run(self) -> DriverIR:
+        body = self.tree.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Return) and node is not (body[-1] if body else None):
+                raise self.error(node, "return before the end of the driver",
+                                 "compute the result in a variable and return it in the last statement")
+        out = self.block(body)
+        return DriverIR(self.primal.name, self.params, out, self.locals, self.temps)
+
+    def block(self, stmts) -> list:
+        out: list = []
+        for s in stmts:
+            self.line, self.text = s.lineno, self.source_line(s.lineno)
+            self.stmt(s, out)
+        return out
+
+    # -- statements
+    def stmt(self, s, out):
+        if isinstance(s, ast.Assign):
+            if len(s.targets) > 1:
+                tmp = self.assign_value(self.temp(), s.value, out)
+                for t in s.targets:
+                    self.assign_target(t, _load(tmp), out)
+            else:
+                self.assign_target(s.targets[0], s.value, out)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.assign_target(s.target, s.value, out)
+        elif isinstance(s, ast.AugAssign):
+            self.aug_assign(s, out)
+        elif isinstance(s, ast.Expr):
+            self.expr_stmt(s, out)
+        elif isinstance(s, ast.For):
+            if s.orelse:
+                raise self.error(s, "for ... else", "move the else block after the loop")
+            names = s.target.elts if isinstance(s.target, ast.Tuple) else [s.target]
+            if not all(isinstance(n, ast.Name) for n in names):
+                raise self.error(s.target, "for-loop target that is not a name or a tuple of names",
+                                 "loop over indices and read the elements in the body")
+            it = self.expr(s.iter, out)
+            line, text = self.line, self.text
+            body = self.block(s.body)
+            out.append(For(line=line, text=text, target=s.target, iter=it, body=body))
+        elif isinstance(s, ast.While):
+            if s.orelse:
+                raise self.error(s, "while ... else", "move the else block after the loop")
+            if self.has_effect(s.test):
+                raise self.error(s.test, "kernel or MPI call in a while condition",
+                                 "compute the condition in the loop body into a variable")
+            line, text = self.line, self.text
+            test = self.expr(s.test, [])
+            out.append(While(line=line, text=text, test=test, body=self.block(s.body)))
+        elif isinstance(s, ast.If):
+            test = self.expr(s.test, out)
+            line, text = self.line, self.text
+            body, orelse = self.block(s.body), self.block(s.orelse)
+            out.append(If(line=line, text=text, test=test, body=body, orelse=orelse))
+        elif isinstance(s, ast.Return):
+            val = s.value
+            if val is not None:
+                val = self.expr(val, out)
+                if not _is_leaf(val):
+                    val = _load(self.assign_value(self.temp("_ret"), val, out))
+            out.append(self.mk(Return, value=val))
+        elif isinstance(s, ast.Pass):
+            pass
+        elif isinstance(s, (ast.Assert, ast.Raise)):
+            for n in ast.walk(s):
+                if isinstance(n, ast.Call) and self.effect_kind(n):
+                    raise self.error(n, "kernel or MPI call inside assert/raise", "call it before, into a variable")
+            out.append(self.mk(Passive, node=s))
+        elif isinstance(s, (ast.Break, ast.Continue)):
+            raise self.error(s, type(s).__name__.lower() + " in a driver loop",
+                             "use a while loop with a flag, or if-blocks")
+        else:
+            raise self.error(s, f"{type(s).__name__} statement in a driver",
+                             "drivers support assignments, calls, for/while/if and a final return")
+
+    def assign_target(self, target, value, out):
+        if isinstance(target, ast.Name):
+            self.assign_value(target.id, value, out)
+        elif isinstance(target, ast.Subscript):
+            container = self.name_of(target.value, out)
+            key = self.expr(target.slice, out)
+            val = self.expr(value, out)
+            out.append(self.mk(SetItem, container=container, key=key, value=val))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            elts = target.elts
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(elts) and \
+                    not any(isinstance(e, ast.Starred) for e in elts):
+                stored = {n.id for t in elts for n in ast.walk(t) if isinstance(n, ast.Name)}
+                read = {n.id for v in value.elts for n in ast.walk(v) if isinstance(n, ast.Name)}
+                if not stored & read:        # a, b = f(x), g(y): one after the other
+                    for t, v in zip(elts, value.elts):
+                        self.assign_target(t, v, out)
+                    return
+                tmps = [self.assign_value(self.temp(), v, out) for v in value.elts]   # u, v = v, u
+                for t, tmp in zip(elts, tmps):
+                    self.assign_target(t, _load(tmp), out)
+            elif all(isinstance(t, ast.Name) for t in elts):
+                if self.has_effect(value):
+                    raise self.error(value, "unpacking the result of a kernel or MPI call",
+                                     "return one float from kernels; assign results one by one")
+                out.append(self.mk(Unpack, targets=[t.id for t in elts], value=self.expr(value, out)))
+            else:
+                raise self.error(target, "unpacking into subscripts or starred targets",
+                                 "assign the elements one by one")
+        else:
+            raise self.error(target, f"assignment to {type(target).__name__}", "assign to names or array elements")
+
+    def assign_value(self, name: str, value, out) -> str:
+        """Append ``name = value`` (normalised) to ``out``; returns ``name``."""
+        if isinstance(value, ast.Call):
+            kind = self.classify(value)
+            if kind.kind == "kernel":
+                call = self.kernel_call(value, kind, out)
+                out.append(self.mk(Assign, target=name, value=value, kind="kernel", call=call))
+                return name
+            if kind.kind == "mpi" and kind.name not in PASSIVE_METHODS:
+                call = self.mpi_call(value, kind, out)
+                spec = SUPPORTED[call.method]
+                if spec.kind != "object" and call.method not in REQUEST_CREATORS:
+                    raise self.error(value, f"the result of comm.{call.method}", "call it as a statement")
+                out.append(self.mk(Assign, target=name, value=value, kind="mpi", call=call))
+                return name
+        if isinstance(value, ast.IfExp) and self.has_effect(value):
+            test = self.expr(value.test, out)
+            line, text = self.line, self.text
+            body, orelse = [], []
+            self.assign_value(name, value.body, body)
+            self.assign_value(name, value.orelse, orelse)
+            out.append(If(line=line, text=text, test=test, body=body, orelse=orelse))
+            return name
+        val = self.expr(value, out, top=True)
+        if isinstance(val, ast.Name) or _is_T(val) or (isinstance(val, ast.Subscript) and
+                                                       isinstance(val.value, ast.Name)):
+            out.append(self.mk(Assign, target=name, value=val, kind="alias"))
+        else:
+            out.append(self.mk(Assign, target=name, value=val, kind="pure"))
+        return name
+
+    def name_of(self, e, out) -> str:
+        """A name holding ``e`` (hoisted into a temporary unless ``e`` is a name)."""
+        if isinstance(e, ast.Name):
+            return e.id
+        return self.assign_value(self.temp(), e, out)
+
+    def leaf(self, e, out) -> ast.expr:
+        """``e`` as a name or constant (hoisted into a temporary otherwise)."""
+        e = self.expr(e, out)
+        if _is_leaf(e):
+            return e
+        return _load(self.assign_value(self.temp(), e, out))
+
+    def aug_assign(self, s: ast.AugAssign, out):
+        if isinstance(s.target, ast.Name):
+            val = self.leaf(s.value, out)
+            out.append(self.mk(AugAssign, target=s.target.id, op=s.op, value=val))
+        elif isinstance(s.target, ast.Subscript):
+            container = self.name_of(s.target.value, out)
+            key = self.expr(s.target.slice, out)
+            val = self.expr(s.value, out)
+            cur = ast.Subscript(value=_load(container), slice=copy.deepcopy(key), ctx=ast.Load())
+            new = ast.BinOp(left=cur, op=s.op, right=val)
+            out.append(self.mk(SetItem, container=container, key=key, value=new))
+        else:
+            raise self.error(s.target, f"augmented assignment to {type(s.target).__name__}",
+                             "assign to names or array elements")
+
+    def expr_stmt(self, s: ast.Expr, out):
+        v = s.value
+        if isinstance(v, ast.Constant):
+            return
+        if isinstance(v, ast.Call):
+            kind = self.classify(v)
+            if kind.kind == "kernel":
+                out.append(self.mk(CallStmt, call=self.kernel_call(v, kind, out)))
+                return
+            if kind.kind == "mpi" and kind.name not in PASSIVE_METHODS:
+                call = self.mpi_call(v, kind, out)
+                if call.method in REQUEST_CREATORS:
+                    raise self.error(v, f"comm.{call.method} whose request is discarded",
+                                     "keep the request and complete it with Wait or Waitall")
+                if SUPPORTED[call.method].kind == "object":
+                    out.append(self.mk(Assign, target=self.temp(), value=v, kind="mpi", call=call))
+                else:
+                    out.append(self.mk(CallStmt, call=call))
+                return
+            if kind.kind == "append":
+                recv = self.name_of(kind.receiver, out)
+                if len(v.args) != 1 or v.keywords:
+                    raise self.error(v, "append with other than one argument")
+                out.append(self.mk(CallStmt, call=AppendCall(recv, self.leaf(v.args[0], out))))
+                return
+            self.check_call(v, kind, statement=True)
+        node = copy.copy(s)
+        node.value = self.expr(v, out, top=True)
+        out.append(self.mk(Passive, node=node))
+
+    # -- calls
+    def check_call(self, call, kind: CallKind, statement: bool = False):
+        """Reject calls without adjoint rules that can be decided without activity (a call
+        statement of an unknown method of a local is taken for an in-place update)."""
+        if kind.kind == "python":
+            raise self.error(call, f"call of the plain Python function {kind.name}",
+                             "drivers call @njit kernels; make it @njit or inline its statements in the driver")
+        if kind.kind == "cuda":
+            raise self.error(call, f"CUDA kernel {kind.name} called from a driver",
+                             "drivers support @njit CPU kernels; use adtrans.adjoint on CUDA kernels directly")
+        if kind.kind == "mpi" and kind.name not in SUPPORTED and kind.name not in PASSIVE_METHODS:
+            raise self.error(call, f"MPI call {kind.name} has no adjoint rule", describe_supported())
+        if statement and kind.kind == "unknown" and (kind.receiver is not None or
+                                                     self.resolver.is_local_root(call.func)):
+            what = f"method .{kind.name}()" if kind.receiver is not None else f"call of the local {kind.name}"
+            raise self.error(call, f"{what} in a driver",
+                             "drivers call @njit kernels (by their global name), NumPy/math functions, "
+                             "array methods copy/sum/mean/dot and mpi4py methods")
+
+    def effect_kind(self, call: ast.Call) -> bool:
+        kind = self.classify(call)
+        return kind.kind in ("kernel", "append") or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS)
+
+    def has_effect(self, e) -> bool:
+        return any(isinstance(n, ast.Call) and self.effect_kind(n) for n in ast.walk(e))
+
+    def kernel_call(self, call: ast.Call, kind: CallKind, out) -> KernelCall:
+        pyfunc = kind.obj.py_func
+        sig = inspect.signature(pyfunc)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise self.error(call, "*args/**kwargs in a kernel call", "pass arguments explicitly")
+        params = list(sig.parameters.values())
+        if len(call.args) > len(params):
+            raise self.error(call, f"{len(call.args)} arguments for kernel {kind.name} "
+                                   f"with {len(params)} parameters")
+        args: list = [None] * len(params)
+        for i, a in enumerate(call.args):
+            args[i] = a
+        names = [p.name for p in params]
+        for k in call.keywords:
+            if k.arg not in names:
+                raise self.error(call, f"unknown keyword {k.arg} of kernel {kind.name}")
+            args[names.index(k.arg)] = k.value
+        for i, p in enumerate(params):
+            if args[i] is None:
+                if p.default is inspect.Parameter.empty:
+                    raise self.error(call, f"missing argument {p.name} of kernel {kind.name}")
+                if not isinstance(p.default, (int, float, bool, type(None))):
+                    raise self.error(call, f"default value of {p.name} of kernel {kind.name} is not a number",
+                                     "pass the argument explicitly")
+                args[i] = ast.Constant(value=p.default)
+        leaves = [self.leaf(a, out) for a in args]
+        return KernelCall(ast.unparse(call.func), kind.obj, leaves)
+
+    def mpi_call(self, call: ast.Call, kind: CallKind, out) -> MpiCall:
+        meth = kind.name
+        if meth not in SUPPORTED:
+            raise self.error(call, f"MPI call {meth} has no adjoint rule", describe_supported())
+        spec = SUPPORTED[meth]
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise self.error(call, f"*args/**kwargs in comm.{meth}", "pass arguments explicitly")
+        if len(call.args) > len(spec.params):
+            raise self.error(call, f"too many arguments for {meth}")
+        bound = dict(zip(spec.params, call.args))
+        for k in call.keywords:
+            if k.arg not in spec.params or k.arg in bound:
+                raise self.error(call, f"keyword {k.arg} of {meth}", f"{meth} takes {', '.join(spec.params)}")
+            bound[k.arg] = k.value
+        for p in spec.params[:spec.required]:
+            if p not in bound:
+                raise self.error(call, f"{meth} without {p}")
+        if spec.ops and "op" in bound:
+            op = bound["op"]
+            opname = op.attr if isinstance(op, ast.Attribute) else getattr(op, "id", None)
+            if opname not in spec.ops:
+                raise self.error(op, f"{meth} with op={ast.unparse(op)}",
+                                 f"differentiated {meth} supports op=" + ", ".join("MPI." + o for o in spec.ops))
+        args = {}
+        for p, e in bound.items():
+            role = spec.buffers.get(p)
+            if role is not None:
+                args[p] = self.buffer(e, out)
+            elif p in ("sendobj", "obj"):
+                args[p] = self.leaf(e, out)
+            else:
+                args[p] = self.expr(e, out)
+        receiver = kind.receiver
+        if receiver is not None and self.has_effect(receiver):
+            raise self.error(receiver, "kernel or MPI call computing the communicator or request")
+        return MpiCall(meth, ast.unparse(receiver) if receiver is not None else "", args)
+
+    def buffer(self, e, out):
+        """An MPI buffer argument as a name, ``[name, datatype...]``, ``None`` or ``MPI.IN_PLACE``."""
+        if isinstance(e, ast.Constant) and e.value is None:
+            return e
+        if isinstance(e, ast.Attribute) and e.attr == "IN_PLACE":
+            return e
+        if isinstance(e, (ast.List, ast.Tuple)) and e.elts:
+            first = _load(self.name_of(self.expr(e.elts[0], out), out))
+            rest = [self.expr(x, out) for x in e.elts[1:]]
+            return type(e)(elts=[first] + rest, ctx=ast.Load())
+        return _load(self.name_of(self.expr(e, out), out))
+
+    # -- expressions
+    def impure(self, call: ast.Call) -> bool:
+        """A call whose value may differ when evaluated again (``rng.normal()``, ``MPI.Wtime()``,
+        ``np.random.rand(3)``, anything unknown): it is evaluated once, into a temporary, because
+        the reverse sweep recomputes expressions."""
+        kind = self.classify(call)
+        if kind.kind in ("unknown", "passive", "mpi"):
+            return True
+        if kind.kind == "numpy":
+            return (getattr(kind.obj, "__module__", None) or "").startswith("numpy.random")
+        return False
+
+    def expr(self, e, out, top: bool = False) -> ast.expr:
+        """``e`` with effectful calls and conditional expressions hoisted into ``out``, subscripts
+        and ``.T`` applied to names only (``top``: ``e`` is a whole right-hand side)."""
+        if isinstance(e, ast.Call):
+            kind = self.classify(e)
+            if kind.kind == "kernel" or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS):
+                return _load(self.assign_value(self.temp(), e, out))
+            if kind.kind in ("append",):
+                raise self.error(e, "append used as a value")
+            self.check_call(e, kind)
+            new = copy.copy(e)
+            if kind.kind == "method" or (kind.kind == "mpi"):
+                func = copy.copy(e.func)
+                func.value = self.expr(e.func.value, out)
+                new.func = func
+            new.args = [self.expr(a, out) for a in e.args]
+            new.keywords = [ast.keyword(arg=k.arg, value=self.expr(k.value, out)) for k in e.keywords]
+            if not top and self.impure(e):
+                return _load(self.assign_value(self.temp(), new, out))
+            return new
+        if isinstance(e, ast.IfExp):
+            if self.has_effect(e.body) or self.has_effect(e.orelse) or \
+                    any(isinstance(n, ast.Call) and self.impure(n) for part in (e.body, e.orelse)
+                        for n in ast.walk(part)):   # evaluate only the branch taken
+                return _load(self.assign_value(self.temp(), e, out))
+            return ast.IfExp(test=self.expr(e.test, out), body=e.body, orelse=e.orelse)
+        if isinstance(e, ast.Subscript):
+            base = self.expr(e.value, out)
+            if not isinstance(base, (ast.Name, ast.Attribute)) or _is_T(base):
+                base = _load(self.assign_value(self.temp(), base, out))
+            return ast.Subscript(value=base, slice=self.expr(e.slice, out), ctx=ast.Load())
+        if _is_T(e):
+            base = self.expr(e.value, out)
+            if not isinstance(base, ast.Name):
+                base = _load(self.assign_value(self.temp(), base, out))
+            return ast.Attribute(value=base, attr="T", ctx=ast.Load())
+        if isinstance(e, ast.BoolOp):
+            if self.has_effect(e):
+                raise self.error(e, "kernel or MPI call inside and/or", "call it before, into a variable")
+            return e
+        if isinstance(e, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
+            if self.has_effect(e):
+                raise self.error(e, "kernel or MPI call inside a comprehension or lambda", "write a for loop")
+            return e
+        if isinstance(e, ast.NamedExpr):
+            raise self.error(e, "assignment expression (:=)", "assign in a statement")
+        if isinstance(e, (ast.Await, ast.Yield, ast.YieldFrom)):
+            raise self.error(e, f"{type(e).__name__} in a driver")
+        new = copy.copy(e)
+        for fname, value in ast.iter_fields(e):
+            if isinstance(value, ast.expr):
+                setattr(new, fname, self.expr(value, out))
+            elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
+                setattr(new, fname, [self.expr(v, out) for v in value])
+        return new
+
+
+def normalise_driver(primal) -> DriverIR:
+    """Normalise the parsed driver ``primal`` (a :class:`~adtrans.parse.Primal`)."""
+    return Normaliser(primal).run()

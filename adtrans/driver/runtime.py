@@ -1,0 +1,436 @@
+"""Runtime helpers of generated driver adjoints (imported there as ``_rt``).
+
+Generated driver adjoints are plain Python; they do not know statically
+whether a name holds a float or an array.  These helpers make one line of
+generated code right for both:
+
+- a *shadow* (adjoint) of an ndarray is an ndarray of the same shape and dtype,
+  updated **in place** (so views share it: the shadow of ``u[1:-1]`` is
+  ``u_b[1:-1]``); the shadow of a float is a float, rebound;
+- ``None`` is the shadow of a value that has none (an integer, a request);
+  shadows of integer arrays are integer arrays that adjoints never change.
+
+Shapes follow NumPy broadcasting: an adjoint contribution is summed over the
+broadcast dimensions before it is added (:func:`unbroadcast`).
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..errors import ADError, UnsupportedError
+
+
+class _Undefined:
+    """Value of a driver local before its first assignment (pushed on the tape like any value)."""
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "UNDEF"
+
+
+UNDEF = _Undefined()
+
+
+# ----------------------------------------------------------------------------- shadows
+
+def is_float_array(a) -> bool:
+    return isinstance(a, np.ndarray) and a.dtype.kind == "f"
+
+
+def is_float(v) -> bool:
+    """A differentiable scalar: a Python or NumPy float (not a bool or an integer)."""
+    return isinstance(v, (float, np.floating)) and not isinstance(v, bool)
+
+
+def new_shadow(value):
+    """Zero shadow of a freshly computed value: ``zeros_like`` for arrays, 0.0 for numbers, else None."""
+    if isinstance(value, np.ndarray):
+        return np.zeros_like(value)
+    if isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, (bool, np.bool_)):
+        return 0.0
+    return None
+
+
+def _is_basic(key) -> bool:
+    """True when ``a[key]`` is NumPy basic indexing (a view for arrays): ints, slices, ``...``, None."""
+    items = key if isinstance(key, tuple) else (key,)
+    return all(k is None or k is Ellipsis or isinstance(k, (slice, numbers.Integral, np.integer))
+               and not isinstance(k, (bool, np.bool_)) for k in items)
+
+
+def getitem_shadow(shadow, key):
+    """Shadow of ``v = a[key]`` given ``a``'s shadow: the same view of the shadow when ``a[key]``
+    is a view (basic indexing giving an array), else a fresh zero (element or fancy-index copy)."""
+    if shadow is None:
+        return None
+    part = shadow[key]
+    if isinstance(part, np.ndarray):
+        return part if _is_basic(key) else np.zeros_like(part)
+    return 0.0
+
+
+def getitem_adjoint(shadow, key, part_b):
+    """Adjoint of ``v = a[key]``: nothing for a view (its shadow is a view of ``a``'s), else
+    ``a_b[key] += v_b`` (repeated fancy indices accumulate)."""
+    if shadow is None or part_b is None:
+        return
+    if isinstance(part_b, np.ndarray) and _is_basic(key):
+        return
+    add_at(shadow, key, part_b)
+
+
+def alias_shadow(shadow):
+    """Shadow of ``v = a``: the same array shadow (aliasing), or 0.0 for a float copy."""
+    if isinstance(shadow, np.ndarray) or shadow is None:
+        return shadow
+    return 0.0
+
+
+def alias_adjoint(shadow, alias_b):
+    """Adjoint of ``v = a``: arrays share the shadow (nothing to do); floats add ``v_b`` to ``a_b``."""
+    if isinstance(shadow, np.ndarray) or shadow is None:
+        return shadow
+    return shadow + to_scalar(alias_b)
+
+
+# ----------------------------------------------------------------------------- accumulation
+
+def to_scalar(c):
+    """A contribution summed to a scalar (the adjoint of a scalar broadcast to ``c``'s shape)."""
+    if c is None:
+        return 0.0
+    if isinstance(c, np.ndarray):
+        return c.sum()[()] if c.ndim else c[()]
+    return c
+
+
+def unbroadcast(c, shape):
+    """Sum ``c`` over the dimensions NumPy broadcasting added or stretched to reach ``shape``."""
+    if not isinstance(c, np.ndarray) or c.shape == tuple(shape):
+        return c
+    extra = c.ndim - len(shape)
+    if extra > 0:
+        c = c.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, (n, m) in enumerate(zip(shape, c.shape)) if n == 1 and m != 1)
+    if axes:
+        c = c.sum(axis=axes, keepdims=True)
+    return c
+
+
+def unb(c, like):
+    """``c`` reduced to the shape of the value ``like`` (a scalar when ``like`` is one)."""
+    if isinstance(like, np.ndarray) and like.ndim:
+        return unbroadcast(c, like.shape)
+    return to_scalar(c)
+
+
+def acc(shadow, c):
+    """``shadow += c`` for a name's shadow: in place for arrays (integer shadows unchanged),
+    rebinding for floats.  Returns the (new) shadow."""
+    if shadow is None or c is None:
+        return shadow
+    if isinstance(shadow, np.ndarray):
+        if shadow.dtype.kind in "fc":
+            shadow += unbroadcast(c, shadow.shape)
+        return shadow
+    return shadow + to_scalar(c)
+
+
+def add_at(shadow, key, c):
+    """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate)."""
+    if shadow is None or c is None or not isinstance(shadow, np.ndarray) or shadow.dtype.kind not in "fc":
+        return
+    if _is_basic(key):
+        part = shadow[key]
+        shadow[key] = part + (unbroadcast(c, part.shape) if isinstance(part, np.ndarray) else to_scalar(c))
+    else:
+        np.add.at(shadow, key, c)
+
+
+def _check_unique(key) -> None:
+    if _is_basic(key):
+        return
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, np.ndarray) and k.dtype.kind in "iu" and np.unique(k).size != k.size:
+            raise UnsupportedError("assignment through an index array with repeated indices in a driver",
+                                   "use unique indices (which of the repeated values is kept is unspecified)")
+
+
+def take(shadow, key):
+    """A copy of ``shadow[key]`` (the adjoint of values about to be overwritten by ``a[key] = ...``)."""
+    if shadow is None:
+        return None
+    _check_unique(key)
+    part = shadow[key]
+    return part.copy() if isinstance(part, np.ndarray) else part
+
+
+def zero_at(shadow, key) -> None:
+    """``shadow[key] = 0`` (the overwritten values have no adjoint before the assignment)."""
+    if isinstance(shadow, np.ndarray):
+        shadow[key] = 0
+
+
+def scatter(like, key, c):
+    """Adjoint of ``w[key]`` for a computed ``w``: zeros of ``w``'s shape with ``c`` added at ``key``."""
+    out = np.zeros(np.shape(like), dtype=np.result_type(like, np.float64) if not is_float_array(like)
+                   else like.dtype)
+    add_at(out, key, c)
+    return out
+
+
+# ----------------------------------------------------------------------------- saving and restoring
+
+def snap(value):
+    """A copy of an array (or of its part) or of a list (``reqs += [...]`` extends in place),
+    the value itself otherwise (immutable)."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+def restore(target, saved):
+    """Put the ``saved`` contents back into ``target``: in place for arrays and lists (other names
+    may see the same object), returns ``saved`` otherwise."""
+    if isinstance(target, np.ndarray) and isinstance(saved, np.ndarray) and target.shape == saved.shape:
+        target[...] = saved
+        return target
+    if isinstance(target, list) and isinstance(saved, list):
+        target[:] = saved
+        return target
+    return saved
+
+
+def final_state(params):
+    """Copies of the array arguments' final contents (restored by :func:`restore_final`)."""
+    return [(p, p.copy()) for p in params if isinstance(p, np.ndarray)]
+
+
+def restore_final(saved) -> None:
+    """The reverse sweep leaves arrays as they were on entry; give them their final contents again."""
+    for arr, final in saved:
+        arr[...] = final
+
+
+def sequence(iterable):
+    """The values a driver ``for`` loop runs over, kept for the reverse sweep (ranges stay ranges)."""
+    return iterable if isinstance(iterable, range) else list(iterable)
+
+
+# ----------------------------------------------------------------------------- derivative helpers
+
+def sign(x):
+    return np.sign(x)
+
+
+def dot_adjoint(a, b, bar):
+    """Adjoints ``(a_b, b_b)`` of ``c = np.dot(a, b)`` (or ``a @ b``) for 0-, 1- and 2-D operands."""
+    a, b = np.asarray(a), np.asarray(b)
+    bar = np.asarray(bar)
+    if a.ndim == 0 or b.ndim == 0:
+        return (np.sum(bar * b) if a.ndim == 0 else bar * b), (np.sum(bar * a) if b.ndim == 0 else bar * a)
+    if a.ndim == 1 and b.ndim == 1:
+        return bar * b, bar * a
+    if a.ndim == 2 and b.ndim == 1:
+        return np.outer(bar, b), a.T @ bar
+    if a.ndim == 1 and b.ndim == 2:
+        return b @ bar, np.outer(a, bar)
+    if a.ndim == 2 and b.ndim == 2:
+        return bar @ b.T, a.T @ bar
+    raise UnsupportedError(f"np.dot of {a.ndim}-D and {b.ndim}-D arrays in a driver",
+                           "use 1-D or 2-D operands, or compute it in an @njit kernel")
+
+
+def expand(bar, like, axis=None):
+    """Adjoint of ``np.sum(x, axis)``: ``bar`` broadcast back to ``x``'s shape."""
+    shape = np.shape(like)
+    if axis is None:
+        return np.broadcast_to(bar, shape).copy() if shape else bar
+    bar = np.expand_dims(bar, axis)
+    return np.broadcast_to(bar, shape).copy()
+
+
+def split(bar, parts, axis=0):
+    """Adjoint of ``np.concatenate(parts, axis)``: ``bar`` cut into pieces shaped like ``parts``."""
+    sizes = np.cumsum([np.shape(p)[axis] for p in parts])[:-1]
+    return np.split(bar, sizes, axis=axis)
+
+
+def choose(first_wins, bar):
+    """Adjoint of ``min(a, b)``/``max(a, b)``: ``(bar, 0)`` when the first operand was chosen."""
+    return (bar, 0.0) if first_wins else (0.0, bar)
+
+
+# ----------------------------------------------------------------------------- kernel calls
+
+_TOO_HARD = getattr(getattr(np, "exceptions", np), "TooHardError")
+
+
+def _overlap(a, b) -> bool:
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=10_000))
+    except _TOO_HARD:
+        return True
+
+
+def checkpoint(kernel, args, written, at=""):
+    """Copies of the arguments ``kernel`` overwrites (``written``: their positions), taken
+    before the call; checks that no written array overlaps another array argument.
+
+    Raises :class:`UnsupportedError` for overlapping arguments (the kernel's
+    adjoint assumes they do not alias).  Memory: one copy of each written array.
+    """
+    arrays = [(i, a) for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+    for i in written:
+        for j, b in arrays:
+            if j != i and isinstance(args[i], np.ndarray) and _overlap(args[i], b):
+                name = getattr(kernel, "__name__", "kernel")
+                raise _error(at, f"arguments {i} and {j} of {name} overlap in memory and argument {i} is written",
+                             "pass non-overlapping arrays (copy one of them first)")
+    return [(i, args[i].copy()) for i in written if isinstance(args[i], np.ndarray)]
+
+
+def _restore_args(args, saved):
+    for i, copy in saved or ():
+        args[i][...] = copy
+
+
+_ADJOINTS: dict = {}
+
+
+def _kernel_adjoint_function(kernel, activity):
+    """``adtrans.adjoint(kernel, activity)``, kept per kernel and activity."""
+    key = (kernel, activity)
+    adj = _ADJOINTS.get(key)
+    if adj is None:
+        from ..api import adjoint
+        adj = _ADJOINTS[key] = adjoint(kernel, activity)
+    return adj
+
+
+def kernel_adjoint(kernel, args, shadows, seed, saved):
+    """Reverse of one driver call ``kernel(*args)``.
+
+    ``shadows``: per argument, the shadow of an active name (None for passive
+    ones); an argument is ``"dup"`` when it is a float array with an array
+    shadow, ``"active"`` when it is a float with a shadow, else ``"const"``.
+    ``seed``: the adjoint of the returned float (0.0 when it is discarded).
+    ``saved``: the :func:`checkpoint` taken before the forward call; the
+    written arguments are restored from it before the adjoint (which re-runs
+    the kernel's forward sweep) and again after, so they hold their values
+    from before the call.  Array shadows are updated in place (Enzyme's
+    ``Duplicated`` convention).  Returns a list with, per argument, the adjoint
+    of an ``"active"`` float (0.0 for others).
+    """
+    activity, flat = [], []
+    for a, s in zip(args, shadows):
+        if s is not None and is_float_array(a) and isinstance(s, np.ndarray) and s.dtype == a.dtype:
+            activity.append("dup")
+            flat += [a, s]
+        elif s is not None and is_float(a):
+            activity.append("active")
+            flat.append(a)
+        else:
+            activity.append("const")
+            flat.append(a)
+    out = [0.0] * len(args)
+    _restore_args(args, saved)
+    if all(k == "const" for k in activity):
+        return out
+    adj = _kernel_adjoint_function(kernel, tuple(activity))
+    res = adj(*flat, float(to_scalar(seed)) if seed is not None else 0.0)
+    _restore_args(args, saved)
+    res = iter(res if isinstance(res, tuple) else (res,))
+    for k, kind in enumerate(activity):
+        if kind == "active":
+            out[k] = next(res)
+    return out
+
+
+def _error(at: str, construct: str, hint: str) -> UnsupportedError:
+    """An UnsupportedError located at ``at`` (``"file.py:12"``, as generated code passes it)."""
+    file, _, line = at.rpartition(":")
+    if file and line.isdigit():
+        return UnsupportedError(construct, hint, filename=file, lineno=int(line), col=1)
+    return UnsupportedError(construct, hint)
+
+
+def check_tape_empty(tape) -> None:
+    if tape:
+        raise ADError(f"driver tape not empty after the reverse sweep ({len(tape)} entries): internal error")
+
+
+def kernel_restore(args, saved) -> None:
+    """Reverse of a kernel call without active arguments: restore what it overwrote."""
+    _restore_args(args, saved)
+
+
+def acc_scalar(shadow, adjoint):
+    """Add a kernel's ``"active"`` float adjoint to a float shadow (array shadows were updated in place)."""
+    if shadow is None or isinstance(shadow, np.ndarray):
+        return shadow
+    return shadow + adjoint
+
+
+def check_result(value, kernel, at=""):
+    """A differentiated kernel's result must be a number (its adjoint is the kernel's seed)."""
+    if isinstance(value, (numbers.Number, np.generic)) or value is None:
+        return
+    name = getattr(kernel, "__name__", "kernel")
+    raise _error(at, f"kernel {name} returns {type(value).__name__}, not a float, to a driver",
+                 "kernels called from drivers return one float (or nothing); write arrays "
+                 "into output arguments instead")
+
+
+# ----------------------------------------------------------------------------- memory
+
+_STATS = {"tape_nbytes": 0, "tape_entries": 0}
+
+
+def _arrays(obj, seen, out, depth=0):
+    if depth > 6 or id(obj) in seen:
+        return
+    if isinstance(obj, np.ndarray):
+        root = obj if obj.base is None or not isinstance(obj.base, np.ndarray) else obj.base
+        if id(root) not in seen:
+            out.append(root)
+        seen.update((id(obj), id(root)))
+        return
+    seen.add(id(obj))
+    if isinstance(obj, (list, tuple)):
+        for x in obj:
+            _arrays(x, seen, out, depth + 1)
+    elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("adtrans"):
+        for x in vars(obj).values():
+            _arrays(x, seen, out, depth + 1)
+    elif hasattr(obj, "__slots__") and type(obj).__module__.startswith("adtrans"):
+        for s in obj.__slots__:
+            _arrays(getattr(obj, s, None), seen, out, depth + 1)
+
+
+def tape_stats(tape, args) -> None:
+    """Record how much array memory the forward sweep's tape holds (read with
+    :func:`adtrans.driver.last_tape_nbytes`): every array reachable from the tape --
+    copies of overwritten values, arrays kept alive by taped bindings -- except the
+    arguments' own arrays, counted once."""
+    seen: set = set()
+    for a in args:
+        if isinstance(a, np.ndarray):
+            root = a if a.base is None or not isinstance(a.base, np.ndarray) else a.base
+            seen.update((id(a), id(root)))
+    found: list = []
+    for entry in tape:
+        _arrays(entry, seen, found)
+    _STATS["tape_nbytes"] = int(sum(a.nbytes for a in found))
+    _STATS["tape_entries"] = len(tape)
