@@ -4,8 +4,8 @@ from numba import njit
 
 
 def gen_kernel(x):
-    for v in x:            # <- loop over an array
-        yield v
+    for v in x:
+        yield v            # <- generator
 
 
 @njit

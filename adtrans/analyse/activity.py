@@ -65,40 +65,30 @@ def analyse_activity(norm, types, param_activity: dict, error) -> Activity:
         ty = types.get(n)
         return is_float(ty) or (is_array(ty) and is_float(ty.dtype))
 
+    # value flows: (target, sources) per assignment, arrays by their alias root
+    flows = []
+    for s in stmts:
+        if isinstance(s, ast.Assign):
+            t, src = s.targets[0], {root(n) for n in _operands(s.value)}
+        elif isinstance(s, ast.AugAssign):
+            t, src = s.target, {root(n) for n in reads(s.value)}
+        else:
+            continue
+        flows.append((root(t.value.id if isinstance(t, ast.Subscript) else t.id), src))
     varied = {root(p) for p, a in param_activity.items() if a in ("active", "dup")}
     changed = True
-    while changed:
+    while changed:                      # forward: what depends on an active input
         changed = False
-        for s in stmts:
-            if isinstance(s, ast.Assign):
-                t = s.targets[0]
-                tname = root(t.value.id if isinstance(t, ast.Subscript) else t.id)
-                src = {root(n) for n in _operands(s.value)}
-            elif isinstance(s, ast.AugAssign):
-                t = s.target
-                tname = root(t.value.id if isinstance(t, ast.Subscript) else t.id)
-                src = {root(n) for n in reads(s.value)}
-            else:
-                continue
+        for tname, src in flows:
             if tname not in varied and floaty(tname) and src & varied:
                 varied.add(tname)
                 changed = True
     useful = {root(r) for r in norm.results if floaty(r)}
     useful |= {root(p) for p, a in param_activity.items() if a == "dup"}
     changed = True
-    while changed:
+    while changed:                      # backward: what an output depends on
         changed = False
-        for s in stmts:
-            if isinstance(s, ast.Assign):
-                t = s.targets[0]
-                tname = root(t.value.id if isinstance(t, ast.Subscript) else t.id)
-                src = {root(n) for n in _operands(s.value)}
-            elif isinstance(s, ast.AugAssign):
-                t = s.target
-                tname = root(t.value.id if isinstance(t, ast.Subscript) else t.id)
-                src = {root(n) for n in reads(s.value)}
-            else:
-                continue
+        for tname, src in flows:
             if tname in useful:
                 new = {n for n in src if floaty(n)} - useful
                 if new:
