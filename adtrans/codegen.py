@@ -16,7 +16,6 @@ from pathlib import Path
 from numba.core import sigutils
 
 from .compile import write_atomic
-from .emit import VERSION
 from .errors import ADError
 from .parse import parse_file_function
 from .pipeline import generate, module_source

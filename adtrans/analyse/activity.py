@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from ..errors import UnsupportedError
+
 from .types import is_array, is_float
 from .walk import iter_stmts, reads
 

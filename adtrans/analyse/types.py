@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 import types as pytypes
 
 import numba

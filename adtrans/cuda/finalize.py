@@ -163,7 +163,7 @@ class CudaFinalizer:
         return ast.fix_missing_locations(func)
 
     def comment(self, text):
-        from ..transform.builder import comment
+        from ..transform.markers import comment
         return comment("cuda adjoint: " + text)
 
     # ----------------------------------------------------------- validation

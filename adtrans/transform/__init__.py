@@ -4,7 +4,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .builder import AdjointBuilder, Scope, SCOPE_START, marker
+from .builder import AdjointBuilder
+from .markers import SCOPE_START, marker
+from .scope import Scope
 from .finalize import Finalizer
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..analyse.types import is_array, scalar_dtype_name
-from .builder import COMMENT, POP, PUSH, SCOPE_START, is_marker
+from .markers import POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
 
 

@@ -113,5 +113,5 @@ class PrangeRewriter:
             tail.append(ast.AugAssign(target=name(d, True), op=ast.Add(), value=name(part)))
             notes.append(f"{d}: reduction over iterations (private partial sum {part})")
         loop.body = head + body + tail
-        from .builder import comment
+        from .markers import comment
         return [comment("prange adjoint: " + n) for n in notes] + pre + [loop] + post

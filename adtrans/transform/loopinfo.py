@@ -1,0 +1,186 @@
+"""What the loop strategies need to know about a loop: which arrays it reads and writes,
+which are private to an iteration, whether its iterations are independent, what is read
+after it, and what its reverse statements need recomputed."""
+from __future__ import annotations
+
+import ast
+
+from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from .affine import AffineMap, unique_position
+from .liveness import after_in_block, containing_block, upward_exposed
+
+
+def loop_is_prange(loop) -> bool:
+    return isinstance(loop, ast.For) and ast.unparse(loop.iter.func) == "numba.prange"
+
+
+class LoopAnalysis:
+    """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder` (uses its ``norm``,
+    ``sites``, ``ancestors``, ``rules`` and ``_needed_cache``)."""
+
+    def live_in_of(self, loop) -> set:
+        inside = {id(s) for s, _ in iter_stmts(loop.body)}
+        out = set(self.norm.params)
+        for x, sites in self.sites.items():
+            if any(id(s) not in inside for s in sites):
+                out.add(x)
+        return out
+
+    def body_arrays(self, body):
+        reads_, writes, allocs = set(), set(), set()
+        for s, _ in iter_stmts(body):
+            a = array_target(s)
+            if a:
+                writes.add(a)
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
+                    isinstance(s.value.value, ast.Name):
+                reads_.add(s.value.value.id)
+            if isinstance(s, ast.Assign) and is_alloc(s.value):
+                allocs.add(s.targets[0].id)
+        return reads_, writes, allocs
+
+    def scratch_arrays(self, loop) -> set:
+        """Arrays allocated outside ``loop`` that each iteration overwrites completely before
+        reading them (``for l in range(K): A[l] = ...`` with ``A = np.zeros(K)``) and that
+        nothing reads after the loop: private to the iteration, like arrays allocated in it."""
+        sizes = {}
+        for s, _ in iter_stmts(self.norm.body):
+            if isinstance(s, ast.Assign) and is_alloc(s.value) and s.value.args and \
+                    isinstance(s.value.args[0], ast.Constant) and isinstance(s.targets[0], ast.Name):
+                sizes.setdefault(s.targets[0].id, []).append(s.value.args[0].value)
+        out = set()
+        touched = set()
+        for s in loop.body:
+            r, w, _ = self.body_arrays([s])
+            if isinstance(s, ast.For) and len(s.iter.args) == 1 and isinstance(s.iter.args[0], ast.Constant):
+                k = s.iter.args[0].value
+                for a in sorted(w - touched - r):
+                    full = any(isinstance(t, ast.Assign) and array_target(t) == a and
+                               isinstance(t.targets[0].slice, ast.Name) and t.targets[0].slice.id == s.target.id
+                               for t in s.body)
+                    if full and sizes.get(a) == [k] and not self.array_live_after(loop, a):
+                        out.add(a)
+            touched |= r | w
+        return out
+
+    def array_live_after(self, loop, a) -> bool:
+        """Whether array ``a`` may be read after ``loop`` (before it is allocated anew)."""
+        elem, chain = loop, self.ancestors[id(loop)]
+        for parent in reversed((None,) + chain):
+            block = containing_block(parent, elem, self.norm.body)
+            if a in self.body_arrays(after_in_block(block, elem))[0]:
+                return True
+            if isinstance(parent, (ast.For, ast.While)):
+                if a in self.body_arrays(parent.body)[2]:
+                    return False        # allocated afresh in every iteration of `parent`
+                if a in self.body_arrays(parent.body)[0]:
+                    return True
+            elem = parent
+        return False
+
+    def private_arrays(self, loop) -> set:
+        return self.body_arrays(loop.body)[2] | (set() if loop_is_prange(loop) else self.scratch_arrays(loop))
+
+    def live_after(self, loop, x) -> bool:
+        elem, chain = loop, self.ancestors[id(loop)]
+        for parent in reversed((None,) + chain):
+            block = containing_block(parent, elem, self.norm.body)
+            if upward_exposed(after_in_block(block, elem), x):
+                return True
+            if isinstance(parent, (ast.For, ast.While)) and upward_exposed(parent.body, x):
+                return True
+            elem = parent
+        return x in self.norm.results
+
+    def independent(self, loop) -> str | None:
+        """Why the iterations of ``loop`` are not independent, or None if they are."""
+        if not isinstance(loop, ast.For):
+            return "a while loop"
+        body, i = loop.body, loop.target.id
+        inside = {id(s) for s, _ in iter_stmts(body)}
+        for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None}):
+            sites = [s for s in self.sites[x] if id(s) in inside]
+            accum = all(isinstance(s, ast.AugAssign) for s in sites)
+            if accum:
+                readers = [s for s, _ in iter_stmts(body) if x in reads(s) and s not in sites]
+                if not readers and not any(x in reads(s.value) for s in sites):
+                    continue
+            if upward_exposed(body, x):
+                return f"`{x}` carries a value from one iteration to the next"
+            if self.live_after(loop, x):
+                return f"`{x}` is used after the loop"
+        if loop_is_prange(loop):
+            return None
+        if self.live_after(loop, i):
+            return f"the loop index `{i}` is used after the loop"
+        r, w, _ = self.body_arrays(body)
+        shared = (r & w) - self.private_arrays(loop)
+        if shared:
+            return f"array `{sorted(shared)[0]}` is both read and written"
+        return None
+
+    def unique_stores(self, loop) -> bool:
+        """Every store into an outer array writes an element no other iteration writes."""
+        _, w, _ = self.body_arrays(loop.body)
+        amap = AffineMap(loop.body, loop.target.id)
+        for arr in w - self.private_arrays(loop):
+            idxs = [s.targets[0].slice for s, _ in iter_stmts(loop.body)
+                    if isinstance(s, ast.Assign) and array_target(s) == arr]
+            if idxs and unique_position(idxs, amap) is None:
+                return False
+        return True
+
+    def written_after(self, loop, scope) -> set:
+        out = set()
+        elem, chain = loop, self.ancestors[id(loop)]
+        if scope.root is not None:
+            chain = chain[[id(c) for c in chain].index(id(scope.root)) + 1:]
+        root_parent = scope.root
+        for parent in reversed((root_parent,) + tuple(chain)):
+            block = containing_block(parent, elem, self.norm.body) if parent is not None else \
+                containing_block(None, elem, self.norm.body)
+            for s, _ in iter_stmts(after_in_block(block, elem)):
+                a = array_target(s)
+                if a:
+                    out.add(a)
+            if isinstance(parent, (ast.For, ast.While)) and parent is not scope.root:
+                for s, _ in iter_stmts(parent.body):
+                    a = array_target(s)
+                    if a:
+                        out.add(a)
+            elem = parent
+            if parent is scope.root:
+                break
+        return out
+
+    def recompute_needed(self, loop) -> set:
+        """Names (scalars and arrays) whose values the reverse of ``loop``'s body uses:
+        what its adjoint rules read, and everything those values are computed from."""
+        key = id(loop)
+        if key in self._needed_cache:
+            return self._needed_cache[key]
+        stmts = [s for s, _ in iter_stmts(loop.body)]
+        need = set(reads(loop.iter)) if isinstance(loop, ast.For) else set()
+        for s in stmts:
+            if isinstance(s, (ast.If, ast.For, ast.While)):
+                need |= reads(s)
+            elif isinstance(s, (ast.Assign, ast.AugAssign)):
+                for r in self.rules.reverse(s):
+                    need |= {n.id for n in ast.walk(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        changed = True
+        while changed:
+            changed = False
+            for s in reversed(stmts):
+                if not isinstance(s, (ast.Assign, ast.AugAssign)):
+                    continue
+                t = scalar_target(s) or array_target(s)
+                if t in need:
+                    new = reads(s) - need
+                    if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
+                            isinstance(s.value.value, ast.Name):
+                        new |= {s.value.value.id} - need
+                    if new:
+                        need |= new
+                        changed = True
+        self._needed_cache[key] = need
+        return need

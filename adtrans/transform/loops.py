@@ -1,0 +1,203 @@
+"""The three loop strategies (fused, recomputed, taped) and how a loop is chosen for one.
+See :mod:`adtrans.transform.builder` for the overview."""
+from __future__ import annotations
+
+import ast
+import copy
+
+from ..analyse.types import is_array, scalar_dtype_name
+from ..analyse.walk import iter_stmts, scalar_target
+from .loopinfo import loop_is_prange
+from .markers import POP, PUSH, SCOPE_START, comment, marker
+from .scope import Scope
+from .statements import name
+
+
+class LoopStrategies:
+    """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder`."""
+
+    def plan(self, loop, scope):
+        why = self.independent(loop)
+        if why is None:
+            return "recompute", None
+        if loop_is_prange(loop):
+            raise self.error(loop, f"prange loop whose iterations depend on each other ({why})",
+                             "make each iteration independent, or use range()")
+        return "taped", why
+
+    def loop(self, L, scope, depth):
+        strategy, why = self.plan(L, scope)
+        if strategy == "recompute":
+            return self.recompute_loop(L, scope, depth)
+        return self.taped_loop(L, scope, depth, why)
+
+    def compound_save(self, L, scope, only_header=False, restrict=None):
+        # loop variables of independent loops are not live after them (see `independent`)
+        names = {L.target.id} if isinstance(L, ast.For) and only_header else set()
+        if not only_header:
+            names |= {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None}
+        if restrict is not None:
+            names &= restrict
+        saves, pops = [], []
+        for x in sorted(names):
+            if x in scope.seen or x in scope.live_in:
+                saves.append(marker(PUSH, x, scope.tape_scope.id))
+                pops.insert(0, marker(POP, x, scope.tape_scope.id))
+            scope.seen.add(x)
+        return saves, pops
+
+    def reversed_iter(self, L):
+        args = [copy.deepcopy(a) for a in L.iter.args]
+        if loop_is_prange(L):
+            return copy.deepcopy(L.iter)
+        a, b, c = (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
+        sub = lambda l, r: ast.BinOp(left=l, op=ast.Sub(), right=r)
+        if isinstance(c, ast.Constant) and c.value == 1:
+            rargs = [sub(b, ast.Constant(1)), sub(copy.deepcopy(a), ast.Constant(1)), ast.Constant(-1)]
+        else:
+            trips = ast.Call(func=name("len"), args=[ast.Call(func=name("range"), args=[a, b, c], keywords=[])],
+                             keywords=[])
+            start = ast.BinOp(left=copy.deepcopy(a), op=ast.Add(),
+                              right=ast.BinOp(left=sub(trips, ast.Constant(1)), op=ast.Mult(), right=copy.deepcopy(c)))
+            rargs = [start, sub(copy.deepcopy(a), copy.deepcopy(c)), ast.UnaryOp(op=ast.USub(), operand=copy.deepcopy(c))]
+        return ast.Call(func=name("range"), args=rargs, keywords=[])
+
+    def taped_loop(self, L, scope, depth, why):
+        saves, pops = self.compound_save(L, scope, only_header=True)
+        note = comment(f"taped loop ({why}): the forward sweep records overwritten values")
+        f, r = self.block(L.body, scope, depth + 1)
+        if isinstance(L, ast.For):
+            fwd = saves + [note, ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),
+                                         body=f or [ast.Pass()], orelse=[])]
+            rev = [ast.For(target=copy.deepcopy(L.target), iter=self.reversed_iter(L), body=r or [ast.Pass()],
+                           orelse=[])] + pops
+            return fwd, rev
+        count = self.norm.alloc.fresh("trips")
+        self.types[count] = self.types.get("<int>") or _int64()
+        self.sites[count].append(None)
+        init = ast.Assign(targets=[name(count, True)], value=ast.Constant(0))
+        fi, ri = self.simple(init, scope, depth)
+        body = f + [ast.AugAssign(target=name(count, True), op=ast.Add(), value=ast.Constant(1))]
+        fwd = fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
+        rev = [ast.For(target=name(self.norm.alloc.fresh("_"), True),
+                       iter=ast.Call(func=name("range"), args=[name(count)], keywords=[]),
+                       body=r or [ast.Pass()], orelse=[])] + ri
+        self.needed.add(count)
+        return fwd, rev
+
+    def recompute_loop(self, L, scope, depth):
+        is_par = loop_is_prange(L)
+        reads_, writes, _ = self.body_arrays(L.body)
+        local = self.private_arrays(L)
+        reads_ &= self.recompute_needed(scope.recompute_root or L)
+        snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
+        saves, pops = self.compound_save(L, scope)
+        fwd, rev = list(saves), []
+        renames = dict(scope.renames)
+        for a in snap:
+            src = scope.renames.get(a, a)
+            copy_name = self.norm.alloc.fresh(a + "_before_loop")
+            renames[a] = copy_name
+            if depth == 0:
+                fwd.append(ast.Assign(targets=[name(copy_name, True)],
+                                      value=ast.parse(f"{src}.copy()", mode="eval").body))
+            else:
+                dt = str(self.types[a].dtype)
+                ts = scope.tape_scope
+                self.tape_dtypes[ts.id].add(dt)
+                tape, top = self.tape_vars(ts, dt)
+                fwd.append(ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0])
+                rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
+                rev.append(ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0])
+        child = Scope(L, scope, self.live_in_of(L), mode="recompute",
+                      prange_var=L.target.id if is_par else None,
+                      recompute_root=scope.recompute_root or L, renames=renames)
+        self.scopes.append(child)
+        body = self.adjacent(L.body, child)
+        loop = ast.For(target=copy.deepcopy(L.target), iter=self.reversed_iter(L),
+                       body=[marker(SCOPE_START, child.id)] + body, orelse=[])
+        child.loop_node = loop
+        how = "in parallel" if is_par else "in reverse order"
+        why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
+        rev.append(comment(f"recomputed loop: each iteration reruns its forward statements, then its "
+                           f"reverse, {how}{why}"))
+        rev.append(loop)
+        self.need([loop])
+        fwd.append(self.plain(L, scope))
+        return fwd, rev + pops
+
+    def fused_loop(self, L, scope):
+        is_par = loop_is_prange(L)
+        child = Scope(L, scope, self.live_in_of(L), mode=scope.mode,
+                      prange_var=L.target.id if is_par else None,
+                      recompute_root=scope.recompute_root, renames=scope.renames)
+        child.fused = True
+        self.scopes.append(child)
+        body = self.adjacent(L.body, child)
+        loop = ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),
+                       body=[marker(SCOPE_START, child.id)] + body, orelse=[])
+        child.loop_node = loop
+        self.need([loop])
+        pre, post = ([], []) if is_par else self.lane_reductions(loop, child)
+        return [comment("fused loop: each iteration runs its forward statements, then its reverse, "
+                        "in one pass" + (" (parallel)" if is_par else ""))] + pre + [loop] + post
+
+    def lane_reductions(self, loop, scope):
+        """Adjoints of values the loop reads from outside accumulate across iterations
+        (``d_p += ...``), which keeps LLVM from vectorising the loop without fast-math.
+        For short loops of constant trip count, give each iteration its own slot
+        (``d_p_lanes[l] += ...``) and add the slots after the loop."""
+        args = loop.iter.args
+        if len(args) != 1 or not isinstance(args[0], ast.Constant) or not 1 < args[0].value <= 1024:
+            return [], []
+        inverse = {v: k for k, v in self.adj_names.items()}
+        targets = set()
+        for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in inverse \
+                    and inverse[n.target.id] in scope.live_in and not is_array(self.types.get(inverse[n.target.id])):
+                targets.add(n.target.id)
+        if not targets:
+            return [], []
+        i = loop.target.id
+        pre, post = [], []
+        for d in sorted(targets):
+            lanes = self.norm.alloc.fresh(d + "_lanes")
+            dt = scalar_dtype_name(self.types[inverse[d]])
+            # allocated once per thread-private scope; each use leaves it zeroed
+            scope.tape_scope.hoisted.append(ast.parse(f"{lanes} = np.zeros({args[0].value}, np.{dt})").body[0])
+            for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+                if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == d:
+                    n.target = ast.Subscript(value=name(lanes), slice=name(i), ctx=ast.Store())
+            k = self.norm.alloc.fresh("lane")
+            post.append(ast.parse(f"for {k} in range({args[0].value}):\n    {d} += {lanes}[{k}]\n"
+                                  f"    {lanes}[{k}] = 0").body[0])
+        return pre, post
+
+    def plain(self, L, scope):
+        """The primal loop as the current scope runs it (no tape)."""
+        if scope.mode != "recompute" and not scope.renames:
+            return copy.deepcopy(L)
+
+        def walk(stmts):
+            out = []
+            for s in stmts:
+                if isinstance(s, ast.If):
+                    out.append(ast.If(test=s.test, body=walk(s.body) or [ast.Pass()], orelse=walk(s.orelse)))
+                elif isinstance(s, (ast.For, ast.While)):
+                    n = copy.copy(s)
+                    n.body = walk(s.body) or [ast.Pass()]
+                    out.append(n)
+                elif isinstance(s, ast.Raise):
+                    continue
+                else:
+                    c = self.forward_copy(s, scope)
+                    if c is not None:
+                        out.append(c)
+            return out
+        return walk([L])[0]
+
+
+def _int64():
+    from numba.core import types
+    return types.int64
