@@ -32,6 +32,7 @@ __all__ = [
     "time_increment", "lagrange_leapfrog", "lagrange_nodal",
     "lagrange_elements", "calc_time_constraints_for_elems",
     "symmetry_check", "run_cycles",
+    "lagrange_leapfrog_arrays", "lagrange_leapfrog_flat", "step_arguments",
 ]
 
 
@@ -335,3 +336,196 @@ def symmetry_check(domain):
                 if MaxRelDiff < RelDiff:
                     MaxRelDiff = RelDiff
     return float(MaxAbsDiff), float(TotalAbsDiff), float(MaxRelDiff)
+
+
+# ---------------------------------------------------------------------------
+# The same time step with the state passed as arrays and scalars
+# ---------------------------------------------------------------------------
+# adtrans differentiates drivers whose arguments are arrays and numbers (a
+# Domain object is not an array, and drivers may not call plain Python
+# helpers), so for the gradient the step is also written out as one flat
+# function of the Domain's fields.  It calls the same kernels in the same
+# order as lagrange_leapfrog (results are bit-identical, see
+# tests/test_lulesh_grad.py); run.py keeps using lagrange_leapfrog.
+
+#: float64 fields of the Domain that the step reads or writes (its state and
+#: its scratch arrays), in the order of lagrange_leapfrog_arrays' parameters.
+STEP_FLOAT_FIELDS = (
+    "x", "y", "z", "xd", "yd", "zd", "xdd", "ydd", "zdd", "fx", "fy", "fz",
+    "nodalMass",
+    "e", "p", "q", "ql", "qq", "v", "volo", "delv", "vdov", "arealg", "ss",
+    "elemMass", "vnew",
+    "delv_xi", "delv_eta", "delv_zeta", "delx_xi", "delx_eta", "delx_zeta",
+    "dxx", "dyy", "dzz",
+    "sigxx", "sigyy", "sigzz", "determ", "fx_elem", "fy_elem", "fz_elem",
+    "dvdx", "dvdy", "dvdz", "x8n", "y8n", "z8n", "vnewc", "gamma",
+)
+#: int64 mesh and region arrays (never differentiated)
+STEP_INDEX_FIELDS = (
+    "nodelist", "nodeElemStart", "nodeElemCornerElem", "nodeElemCornerLocal",
+    "symmX", "symmY", "symmZ", "elemFaceBC",
+    "lxim", "lxip", "letam", "letap", "lzetam", "lzetap",
+    "regNumList", "regRep", "regElemList", "regElemStart", "regElemSize",
+)
+#: float parameters of the model (cut-offs and coefficients)
+STEP_FLOAT_PARAMS = (
+    "u_cut", "hgcoef", "qstop", "monoq_max_slope", "monoq_limiter_mult",
+    "qlc_monoq", "qqc_monoq", "qqc", "eosvmax", "eosvmin", "pmin", "emin",
+    "dvovmax", "refdens", "e_cut", "p_cut", "q_cut", "v_cut",
+)
+#: integer sizes
+STEP_INT_PARAMS = ("sizeX", "numElem", "numNode", "numReg", "cycle")
+
+
+def step_arguments(domain, dtc=None):
+    """The arguments of :func:`lagrange_leapfrog_arrays` for ``domain``, as a list.
+
+    The arrays are the Domain's own (the step updates them in place).
+    ``dtc`` (2,) float64 receives (dtcourant, dthydro); a new one by default.
+    """
+    if dtc is None:
+        dtc = np.array([domain.dtcourant, domain.dthydro])
+    args = [getattr(domain, f) for f in STEP_FLOAT_FIELDS]
+    args.append(dtc)
+    args += [getattr(domain, f) for f in STEP_INDEX_FIELDS]
+    args.append(domain.deltatime)
+    args += [getattr(domain, f) for f in STEP_FLOAT_PARAMS]
+    args += [getattr(domain, f) for f in STEP_INT_PARAMS]
+    return args
+
+
+#: position of the first argument after the float arrays and dtc
+STEP_N_FLOAT_ARRAYS = len(STEP_FLOAT_FIELDS) + 1
+#: position of deltatime in the argument list
+STEP_DT_INDEX = STEP_N_FLOAT_ARRAYS + len(STEP_INDEX_FIELDS)
+
+
+def lagrange_leapfrog_flat(domain):
+    """:func:`lagrange_leapfrog` through :func:`lagrange_leapfrog_arrays`."""
+    args = step_arguments(domain)
+    lagrange_leapfrog_arrays(*args)
+    domain.dtcourant = float(args[STEP_N_FLOAT_ARRAYS - 1][0])
+    domain.dthydro = float(args[STEP_N_FLOAT_ARRAYS - 1][1])
+
+
+def lagrange_leapfrog_arrays(
+        x, y, z, xd, yd, zd, xdd, ydd, zdd, fx, fy, fz, nodalMass,
+        e, p, q, ql, qq, v, volo, delv, vdov, arealg, ss, elemMass, vnew,
+        delv_xi, delv_eta, delv_zeta, delx_xi, delx_eta, delx_zeta,
+        dxx, dyy, dzz,
+        sigxx, sigyy, sigzz, determ, fx_elem, fy_elem, fz_elem,
+        dvdx, dvdy, dvdz, x8n, y8n, z8n, vnewc, gamma,
+        dtc,
+        nodelist, nodeElemStart, nodeElemCornerElem, nodeElemCornerLocal,
+        symmX, symmY, symmZ, elemFaceBC,
+        lxim, lxip, letam, letap, lzetam, lzetap,
+        regNumList, regRep, regElemList, regElemStart, regElemSize,
+        deltatime,
+        u_cut, hgcoef, qstop, monoq_max_slope, monoq_limiter_mult,
+        qlc_monoq, qqc_monoq, qqc, eosvmax, eosvmin, pmin, emin,
+        dvovmax, refdens, e_cut, p_cut, q_cut, v_cut,
+        sizeX, numElem, numNode, numReg, cycle):
+    """One LagrangeLeapFrog step (:func:`lagrange_leapfrog`) on explicit arrays.
+
+    The parameters are the Domain fields of the same names (see
+    :func:`step_arguments`); ``dtc`` (2,) float64 receives the new
+    (dtcourant, dthydro).  Raises :class:`VolumeError`/:class:`QStopError`
+    like the original.  Nothing is returned.
+    """
+    # ---- LagrangeNodal: CalcForceForNodes -> CalcVolumeForceForElems
+    delt = deltatime
+    if numElem != 0:
+        K.init_stress_terms_for_elems(p, q, sigxx, sigyy, sigzz, numElem)
+        K.integrate_stress_for_elems(nodelist, x, y, z, sigxx, sigyy, sigzz,
+                                     determ, fx_elem, fy_elem, fz_elem,
+                                     numElem)
+        K.gather_stress_forces(nodeElemStart, nodeElemCornerElem,
+                               nodeElemCornerLocal, fx_elem, fy_elem, fz_elem,
+                               fx, fy, fz, numNode)
+        bad = K.first_index_at_most(determ, numElem, 0.0)
+        if bad >= 0:
+            raise VolumeError(
+                "VolumeError: element %d has volume %.17g <= 0 in "
+                "IntegrateStressForElems (cycle %d)"
+                % (bad, determ[bad], cycle))
+        # CalcHourglassControlForElems
+        K.calc_hourglass_control_for_elems(nodelist, x, y, z, volo, v, determ,
+                                           dvdx, dvdy, dvdz, x8n, y8n, z8n,
+                                           numElem)
+        bad = K.first_index_at_most(v, numElem, 0.0)
+        if bad >= 0:
+            raise VolumeError(
+                "VolumeError: relative volume v[%d] = %.17g <= 0 in "
+                "CalcHourglassControlForElems (cycle %d)"
+                % (bad, v[bad], cycle))
+        if hgcoef > 0.0:
+            K.calc_fb_hourglass_force_for_elems(
+                nodelist, xd, yd, zd, determ, x8n, y8n, z8n, dvdx, dvdy, dvdz,
+                ss, elemMass, gamma, hgcoef, fx_elem, fy_elem, fz_elem,
+                numElem)
+            K.gather_hourglass_forces(nodeElemStart, nodeElemCornerElem,
+                                      nodeElemCornerLocal, fx_elem, fy_elem,
+                                      fz_elem, fx, fy, fz, numNode)
+
+    K.calc_acceleration_for_nodes(fx, fy, fz, nodalMass, xdd, ydd, zdd,
+                                  numNode)
+    numNodeBC = (sizeX + 1) * (sizeX + 1)
+    K.apply_acceleration_boundary_conditions_for_nodes(
+        symmX, symmY, symmZ, xdd, ydd, zdd, numNodeBC, 1, 1, 1)
+    K.calc_velocity_for_nodes(xd, yd, zd, xdd, ydd, zdd, delt, u_cut, numNode)
+    K.calc_position_for_nodes(x, y, z, xd, yd, zd, delt, numNode)
+
+    # ---- LagrangeElements
+    if numElem > 0:
+        K.calc_kinematics_for_elems(nodelist, x, y, z, xd, yd, zd, volo, v,
+                                    vnew, delv, arealg, dxx, dyy, dzz,
+                                    deltatime, numElem)
+        K.calc_lagrange_elements_strain(dxx, dyy, dzz, vdov, numElem)
+        bad = K.first_index_at_most(vnew, numElem, 0.0)
+        if bad >= 0:
+            raise VolumeError(
+                "VolumeError: new relative volume vnew[%d] = %.17g <= 0 in "
+                "CalcLagrangeElements (cycle %d)" % (bad, vnew[bad], cycle))
+    if numElem != 0:
+        # CalcQForElems
+        K.calc_monotonic_q_gradients_for_elems(
+            nodelist, x, y, z, xd, yd, zd, volo, vnew,
+            delx_xi, delx_eta, delx_zeta, delv_xi, delv_eta, delv_zeta,
+            numElem)
+        ptiny = 1.e-36
+        K.calc_monotonic_q_for_elems(
+            elemFaceBC, lxim, lxip, letam, letap, lzetam, lzetap,
+            delv_xi, delv_eta, delv_zeta, delx_xi, delx_eta, delx_zeta,
+            vdov, elemMass, volo, vnew, qq, ql,
+            monoq_limiter_mult, monoq_max_slope, qlc_monoq, qqc_monoq, ptiny,
+            numElem)
+        bad = K.first_index_above(q, numElem, qstop)
+        if bad >= 0:
+            raise QStopError(
+                "QStopError: artificial viscosity q[%d] = %.17g exceeds "
+                "qstop = %.17g (cycle %d)" % (bad, q[bad], qstop, cycle))
+        # ApplyMaterialPropertiesForElems
+        K.bound_relative_volumes(vnew, vnewc, eosvmin, eosvmax, numElem)
+        bad = K.first_nonpositive_bounded_volume(v, eosvmin, eosvmax, numElem)
+        if bad >= 0:
+            raise VolumeError(
+                "VolumeError: relative volume v[%d] = %.17g <= 0 in "
+                "ApplyMaterialPropertiesForElems (cycle %d)"
+                % (bad, v[bad], cycle))
+        K.eval_eos_for_elems(regNumList, regRep, e, delv, p, q, qq, ql, vnewc,
+                             ss, eosvmin, eosvmax, pmin, p_cut, e_cut, q_cut,
+                             emin, refdens, numElem)
+        K.update_volumes_for_elems(vnew, v, v_cut, numElem)
+
+    # ---- CalcTimeConstraintsForElems
+    dtcourant = 1.0e+20
+    dthydro = 1.0e+20
+    for r in range(numReg):
+        start = regElemStart[r]
+        size = regElemSize[r]
+        dtcourant = K.calc_courant_constraint_for_elems(
+            regElemList, start, size, ss, vdov, arealg, qqc, dtcourant)
+        dthydro = K.calc_hydro_constraint_for_elems(
+            regElemList, start, size, vdov, dvovmax, dthydro)
+    dtc[0] = dtcourant
+    dtc[1] = dthydro
