@@ -8,6 +8,11 @@ NUMBA_CACHE_DIR ?= $(CURDIR)/.cache/numba
 ADTRANS_CACHE_DIR ?= $(CURDIR)/.cache/adtrans
 export NUMBA_CACHE_DIR ADTRANS_CACHE_DIR
 
+
+.PHONY: test-all
+test-all: $(STAMP)
+	$(PY) -m pytest -q tests -p no:cacheprovider -m ""
+
 .PHONY: venv test demo bench gpu-check mpi-demo clean
 
 venv: $(STAMP)

@@ -27,6 +27,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# cold, these compile the adjoints of ~24 LULESH kernels (~12 min on 2 cores): `make test-all`
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
