@@ -83,3 +83,16 @@ def assigned_names(body) -> set[str]:
 def is_alloc(value) -> bool:
     return isinstance(value, ast.Call) and ast.unparse(value.func) in (
         "np.zeros", "np.empty", "np.ones", "np.zeros_like", "np.empty_like", "np.ones_like", "np.full")
+
+
+def rewrite_stmts(stmts, fn):
+    """Rebuild a statement list bottom-up: nested ``body``/``orelse`` lists first, then each
+    statement is replaced by ``fn(stmt)`` (a list of statements; empty bodies get ``pass``)."""
+    out = []
+    for s in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(s, field, None), list):
+                setattr(s, field, rewrite_stmts(getattr(s, field), fn) or
+                        ([ast.Pass()] if field == "body" else []))
+        out.extend(fn(s))
+    return out

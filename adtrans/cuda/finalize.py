@@ -43,7 +43,7 @@ import os
 from collections import defaultdict
 
 from ..analyse.types import is_array
-from ..analyse.walk import iter_stmts
+from ..analyse.walk import iter_stmts, rewrite_stmts
 from ..transform.affine import AffineMap
 from .lower import ALLOCS, cuda_call_member, is_cuda_int
 
@@ -221,21 +221,17 @@ class CudaFinalizer:
 
     # ------------------------------------------------------------ atomics
     def primal_atomics(self, body):
-        def visit(stmts):
+        def one(s):
             out = []
-            for s in stmts:
-                for field in ("body", "orelse"):
-                    if isinstance(getattr(s, field, None), list):
-                        setattr(s, field, visit(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
-                member = getattr(s, "adtrans_atomic", None)
-                if isinstance(s, ast.AugAssign) and member:
-                    t = s.target
-                    s = ast.copy_location(ast.Expr(value=ast.Call(
-                        func=_expr(f"cuda.{member}"), args=[ast.Name(t.value.id, ast.Load()),
-                                                           copy.deepcopy(t.slice), s.value], keywords=[])), s)
-                out.append(s)
+            member = getattr(s, "adtrans_atomic", None)
+            if isinstance(s, ast.AugAssign) and member:
+                t = s.target
+                s = ast.copy_location(ast.Expr(value=ast.Call(
+                    func=_expr(f"cuda.{member}"), args=[ast.Name(t.value.id, ast.Load()),
+                                                       copy.deepcopy(t.slice), s.value], keywords=[])), s)
+            out.append(s)
             return out
-        body[:] = visit(body)
+        body[:] = rewrite_stmts(body, one)
 
     def unique_per_thread(self, idxs) -> bool:
         """One index position per grid coordinate, each with the same one-to-one affine form in
@@ -281,24 +277,20 @@ class CudaFinalizer:
                 atomic.add(d)
                 self.notes.append(f"{d}: cuda.atomic.add, threads may update the same element")
 
-        def visit(stmts):
+        def one(s):
             out = []
-            for s in stmts:
-                for field in ("body", "orelse"):
-                    if isinstance(getattr(s, field, None), list):
-                        setattr(s, field, visit(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
-                if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript) and \
-                        isinstance(s.target.value, ast.Name) and s.target.value.id in atomic and \
-                        isinstance(s.op, (ast.Add, ast.Sub)):
-                    op = "add" if isinstance(s.op, ast.Add) else "sub"
-                    t = s.target
-                    s = ast.copy_location(ast.Expr(value=ast.Call(
-                        func=_expr(f"cuda.atomic.{op}"), args=[ast.Name(t.value.id, ast.Load()),
-                                                              copy.deepcopy(t.slice), s.value],
-                        keywords=[])), s)
-                out.append(s)
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript) and \
+                    isinstance(s.target.value, ast.Name) and s.target.value.id in atomic and \
+                    isinstance(s.op, (ast.Add, ast.Sub)):
+                op = "add" if isinstance(s.op, ast.Add) else "sub"
+                t = s.target
+                s = ast.copy_location(ast.Expr(value=ast.Call(
+                    func=_expr(f"cuda.atomic.{op}"), args=[ast.Name(t.value.id, ast.Load()),
+                                                          copy.deepcopy(t.slice), s.value],
+                    keywords=[])), s)
+            out.append(s)
             return out
-        body[:] = visit(body)
+        body[:] = rewrite_stmts(body, one)
 
     def shadow_allocations(self, shadows, allocs) -> list:
         """Declarations of local and shared shadows, zeroed, at the top of the kernel."""
@@ -375,31 +367,27 @@ class CudaFinalizer:
         ``X = a.copy()`` (copied in place) and ``X = np.empty_like(a)`` (filled from the tape)."""
         self.copy_of = {}
 
-        def visit(stmts):
+        def one(s):
             out = []
-            for s in stmts:
-                for field in ("body", "orelse"):
-                    if isinstance(getattr(s, field, None), list):
-                        setattr(s, field, visit(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
-                if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
-                        isinstance(s.value, ast.Call):
-                    f = ast.unparse(s.value.func)
-                    src = (s.value.func.value if f.endswith(".copy") and not s.value.args else
-                           s.value.args[0] if f == "np.empty_like" and len(s.value.args) == 1 else None)
-                    if isinstance(src, ast.Name):
-                        x = s.targets[0].id
-                        self.copy_of[x] = src.id
-                        shape = self.array_shape(src.id)
-                        if shape is not None:
-                            dims, dtype = shape
-                            dims_text = str(dims[0]) if len(dims) == 1 else "(" + ", ".join(map(str, dims)) + ")"
-                            out += _parse(f"{x} = cuda.local.array({dims_text}, {ast.unparse(dtype)})")
-                            if f.endswith(".copy"):
-                                out += self.elementwise(dims, lambda i, fl: f"{x}[{i}] = {src.id}[{i}]")
-                            continue
-                out.append(s)
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                    isinstance(s.value, ast.Call):
+                f = ast.unparse(s.value.func)
+                src = (s.value.func.value if f.endswith(".copy") and not s.value.args else
+                       s.value.args[0] if f == "np.empty_like" and len(s.value.args) == 1 else None)
+                if isinstance(src, ast.Name):
+                    x = s.targets[0].id
+                    self.copy_of[x] = src.id
+                    shape = self.array_shape(src.id)
+                    if shape is not None:
+                        dims, dtype = shape
+                        dims_text = str(dims[0]) if len(dims) == 1 else "(" + ", ".join(map(str, dims)) + ")"
+                        out += _parse(f"{x} = cuda.local.array({dims_text}, {ast.unparse(dtype)})")
+                        if f.endswith(".copy"):
+                            out += self.elementwise(dims, lambda i, fl: f"{x}[{i}] = {src.id}[{i}]")
+                        return out
+            out.append(s)
             return out
-        body[:] = visit(body)
+        body[:] = rewrite_stmts(body, one)
 
     # --------------------------------------------------------------- tapes
     def tapes(self, body):
@@ -463,65 +451,61 @@ class CudaFinalizer:
         def neutral(dt):
             return {"bool_": "False", "float64": "math.nan", "float32": "np.float32(math.nan)"}.get(dt, "0")
 
-        def visit(stmts):
+        def one(s):
             out = []
-            for s in stmts:
-                for field in ("body", "orelse"):
-                    if isinstance(getattr(s, field, None), list):
-                        setattr(s, field, visit(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
-                if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
-                        s.targets[0].id in names and isinstance(s.value, ast.Call):
-                    tape = s.targets[0].id
-                    out.append(ast.parse(f"{tape} = cuda.local.array({caps[tape]}, np.{names[tape][1]})").body[0])
-                    continue
-                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and \
-                        ast.unparse(s.value.func) == "tape_push":
-                    tape, top, x = (ast.unparse(a) for a in s.value.args)
-                    if tape in unbounded:
-                        out += _parse(f"if {top} < {caps[tape]}:\n    {tape}[{top}] = {x}\n"
-                                      f"else:\n    {overflow} = True\n{top} += 1")
-                    else:
-                        out += _parse(f"{tape}[{top}] = {x}\n{top} += 1")
-                    continue
-                f = ast.unparse(s.value.func) if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) else ""
-                if f in ("tape_push_array", "tape_pop_array"):
-                    tape, top, arr = (ast.unparse(a) for a in s.value.args)
-                    shape = self.array_shape(arr)
-                    if shape is not None:
-                        dims, _ = shape
-                        size = 1
-                        for n in dims:
-                            size *= n
-                        if f == "tape_push_array":
-                            copy_in = self.elementwise(dims, lambda i, fl: f"{tape}[{top} + {fl}] = {arr}[{i}]")
-                            if tape in unbounded:
-                                out.append(ast.If(test=_expr(f"{top} + {size} <= {caps[tape]}"), body=copy_in,
-                                                  orelse=_parse(f"{overflow} = True")))
-                            else:
-                                out += copy_in
-                            out += _parse(f"{top} += {size}")
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                    s.targets[0].id in names and isinstance(s.value, ast.Call):
+                tape = s.targets[0].id
+                out.append(ast.parse(f"{tape} = cuda.local.array({caps[tape]}, np.{names[tape][1]})").body[0])
+                return out
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and \
+                    ast.unparse(s.value.func) == "tape_push":
+                tape, top, x = (ast.unparse(a) for a in s.value.args)
+                if tape in unbounded:
+                    out += _parse(f"if {top} < {caps[tape]}:\n    {tape}[{top}] = {x}\n"
+                                  f"else:\n    {overflow} = True\n{top} += 1")
+                else:
+                    out += _parse(f"{tape}[{top}] = {x}\n{top} += 1")
+                return out
+            f = ast.unparse(s.value.func) if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) else ""
+            if f in ("tape_push_array", "tape_pop_array"):
+                tape, top, arr = (ast.unparse(a) for a in s.value.args)
+                shape = self.array_shape(arr)
+                if shape is not None:
+                    dims, _ = shape
+                    size = 1
+                    for n in dims:
+                        size *= n
+                    if f == "tape_push_array":
+                        copy_in = self.elementwise(dims, lambda i, fl: f"{tape}[{top} + {fl}] = {arr}[{i}]")
+                        if tape in unbounded:
+                            out.append(ast.If(test=_expr(f"{top} + {size} <= {caps[tape]}"), body=copy_in,
+                                              orelse=_parse(f"{overflow} = True")))
                         else:
-                            out += _parse(f"{top} -= {size}")
-                            copy_out = self.elementwise(dims, lambda i, fl: f"{arr}[{i}] = {tape}[{top} + {fl}]")
-                            if tape in unbounded:
-                                nan = self.elementwise(dims, lambda i, fl: f"{arr}[{i}] = {neutral(names[tape][1])}")
-                                out.append(ast.If(test=_expr(f"{top} + {size} <= {caps[tape]}"), body=copy_out,
-                                                  orelse=nan))
-                            else:
-                                out += copy_out
-                        continue
-                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
-                        isinstance(s.value.value, ast.Name) and s.value.value.id in unbounded:
-                    # a pop beyond the capacity yields a neutral value (NaN, 0, False), never stale data
-                    tape = s.value.value.id
-                    top, dt = names[tape]
-                    x = ast.unparse(s.targets[0])
-                    out += _parse(f"if {top} < {caps[tape]}:\n    {x} = {tape}[{top}]\n"
-                                  f"else:\n    {x} = {neutral(dt)}")
-                    continue
-                out.append(s)
+                            out += copy_in
+                        out += _parse(f"{top} += {size}")
+                    else:
+                        out += _parse(f"{top} -= {size}")
+                        copy_out = self.elementwise(dims, lambda i, fl: f"{arr}[{i}] = {tape}[{top} + {fl}]")
+                        if tape in unbounded:
+                            nan = self.elementwise(dims, lambda i, fl: f"{arr}[{i}] = {neutral(names[tape][1])}")
+                            out.append(ast.If(test=_expr(f"{top} + {size} <= {caps[tape]}"), body=copy_out,
+                                              orelse=nan))
+                        else:
+                            out += copy_out
+                    return out
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
+                    isinstance(s.value.value, ast.Name) and s.value.value.id in unbounded:
+                # a pop beyond the capacity yields a neutral value (NaN, 0, False), never stale data
+                tape = s.value.value.id
+                top, dt = names[tape]
+                x = ast.unparse(s.targets[0])
+                out += _parse(f"if {top} < {caps[tape]}:\n    {x} = {tape}[{top}]\n"
+                              f"else:\n    {x} = {neutral(dt)}")
+                return out
+            out.append(s)
             return out
-        body[:] = visit(body)
+        body[:] = rewrite_stmts(body, one)
         for tape, (top, dt) in sorted(names.items()):
             how = (f"{caps[tape]} values (tape_capacity; a thread that needs more adds NaN to the shadows)"
                    if tape in unbounded else f"{caps[tape]} values (bound of all pushes)")

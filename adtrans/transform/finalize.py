@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..analyse.types import is_array, scalar_dtype_name
+from ..analyse.walk import rewrite_stmts
 from .markers import POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
 
@@ -34,20 +35,16 @@ class Finalizer:
         return self.scope_starts(body)
 
     def block(self, stmts):
-        out = []
-        for s in stmts:
-            if is_marker(s, PUSH) or is_marker(s, POP):
-                out.extend(self.tape_op(s))
-                continue
-            for field in ("body", "orelse"):
-                if hasattr(s, field) and isinstance(getattr(s, field), list):
-                    setattr(s, field, self.block(getattr(s, field)) or ([ast.Pass()] if field == "body" else []))
-            scope = self.loops.get(id(s))
-            if scope is not None and scope.prange_var is not None:
-                out.extend(self.prange.rewrite(scope, s))
-            else:
-                out.append(s)
-        return out
+        return rewrite_stmts(stmts, self.resolve)
+
+    def resolve(self, s):
+        """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
+        if is_marker(s, PUSH) or is_marker(s, POP):
+            return self.tape_op(s)
+        scope = self.loops.get(id(s))
+        if scope is not None and scope.prange_var is not None:
+            return self.prange.rewrite(scope, s)
+        return [s]
 
     def tape_op(self, s):
         kind = s.value.func.id
@@ -92,14 +89,5 @@ class Finalizer:
         return out
 
     def scope_starts(self, stmts):
-        out = []
-        for s in stmts:
-            if is_marker(s, SCOPE_START):
-                out.extend(self.prologue(self.by_id[s.value.args[0].value]))
-                continue
-            for field in ("body", "orelse"):
-                if hasattr(s, field) and isinstance(getattr(s, field), list):
-                    setattr(s, field, self.scope_starts(getattr(s, field)) or
-                            ([ast.Pass()] if field == "body" else []))
-            out.append(s)
-        return out
+        return rewrite_stmts(stmts, lambda s: self.prologue(self.by_id[s.value.args[0].value])
+                             if is_marker(s, SCOPE_START) else [s])
