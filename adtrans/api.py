@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 
+from . import gencache
 from .compile import load_module
 from .errors import ActivityError, ADError
 from .parse import parse_function, python_function
@@ -67,7 +68,11 @@ def _compiled(fn, activity: tuple, argtypes: tuple):
     with _LOCK:
         hit = _COMPILED.get(key)
         if hit is None:
-            gen = generate(primal, activity, argtypes)
+            disk_key = gencache.key_of(primal, activity, argtypes)
+            gen = gencache.load(disk_key)
+            if gen is None:
+                gen = generate(primal, activity, argtypes)
+                gencache.store(disk_key, gen)
             text, digest = module_source([gen], f"{primal.filename}:{primal.name}", primal.source)
             mod = load_module(text, digest, gen.global_arrays)
             hit = _COMPILED[key] = (gen, getattr(mod, gen.name))

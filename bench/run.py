@@ -1,7 +1,8 @@
 """`make bench`: primal time, gradient time and their ratio (medians over repeats), one run.
 
 Prints one table; prange kernels are measured with 1 and 2 threads.  The
-miniBUDE row uses the bm1 deck when present.
+miniBUDE row uses the bm1 deck when present; the LULESH rows time one
+LagrangeLeapFrog step at -s 30 and its adjoint with the whole Domain duplicated.
 """
 from __future__ import annotations
 
@@ -75,6 +76,7 @@ def rows(repeats, quick):
                         lambda: adj2(a, np.zeros_like(a), b, np.zeros_like(b), o, np.ones_like(o)), threads=th,
                         repeats=repeats, note="fused; per-thread buffers for d_b"))
     out.extend(minibude_rows(repeats, quick))
+    out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return out
 
@@ -100,6 +102,42 @@ def minibude_rows(repeats, quick):
     for th in (1, 2):
         out.append(case(f"miniBUDE {d.name} {d.poses.shape[1]} poses", primal, gradient, threads=th,
                         repeats=max(3, repeats // 2), note="blocked kernel (64 poses per prange iteration), fused; per-thread d protein and d poses"))
+    return out
+
+
+def lulesh_rows(repeats, quick):
+    """One LagrangeLeapFrog step at -s 30 (a state after 5 cycles) and its adjoint with the
+    whole Domain Duplicated (examples/lulesh/grad.py, the SC'22 setup).  The arguments are
+    copied before each call, outside the timed region."""
+    from examples.lulesh import grad as G
+    from examples.lulesh.domain import Domain
+    from examples.lulesh.lulesh import lagrange_leapfrog_arrays, run_cycles, step_arguments, time_increment
+    size = 10 if quick else 30
+    d = Domain(size)
+    run_cycles(d, 5)
+    time_increment(d)
+    args = step_arguments(d)
+
+    def timed(fn):
+        def run():
+            a = G.copy_arguments(args)
+            seeds = [np.ones_like(x) for x in a[:G.STEP_N_FLOAT_ARRAYS]]
+            t = time.perf_counter()
+            fn(a, seeds)
+            return time.perf_counter() - t
+        return run
+
+    primal = timed(lambda a, seeds: lagrange_leapfrog_arrays(*a))
+    gradient = timed(G.step_adjoint)
+    out = []
+    for th in (1, 2):
+        numba.set_num_threads(th)
+        primal()
+        gradient()
+        tp = statistics.median(primal() for _ in range(repeats))
+        tg = statistics.median(gradient() for _ in range(repeats))
+        out.append((f"LULESH one step -s {size}", th, tp, tg, tg / tp,
+                    "driver adjoint of ~25 kernels, whole Domain duplicated (Enzyme here: 4.3x serial)"))
     return out
 
 

@@ -192,3 +192,42 @@ def early_return_in_loop(x):
         if s > 2.0:
             return s * x[i]
     return -s
+
+
+@njit(parallel=True, cache=True)
+def repeated_evaluation(x, reps, out):
+    """Each element evaluates its model reps[i] times and keeps the last result
+    (LULESH's EOS loop): the last-iteration strategy."""
+    for i in numba.prange(x.shape[0]):
+        a = 0.0
+        b = 0.0
+        for j in range(reps[i]):
+            t = math.sin(x[i]) * x[i]
+            if t > 0.1:
+                a = t * t
+            else:
+                a = 2.0 * t
+            b = math.exp(0.1 * t)
+        out[i] = a + b * x[i]
+
+
+@njit(cache=True)
+def repeated_evaluation_strided(x, n):
+    """The last index of a stepped range (and the loop index inside the body)."""
+    s = 0.0
+    for j in range(1, n, 3):
+        s = x[0] * j + math.cos(x[1] * j)
+    return s * x[0]
+
+
+@njit(cache=True)
+def sometimes_reassigned(x, reps):
+    """`a` keeps the value of the last even iteration: not a last-iteration loop."""
+    s = 0.0
+    for i in range(x.shape[0]):
+        a = 0.0
+        for j in range(reps[i]):
+            if j % 2 == 0:
+                a = x[i] * (j + 1.0)
+        s += a * x[i]
+    return s

@@ -106,3 +106,15 @@ def _forward_tuple(a, b):
 def returns_helper_tuple(x):
     s, t = _forward_tuple(x[0], x[1])
     return s * t
+
+
+@njit(parallel=True, cache=True)
+def conditional_inner_scalar(x, s, start, out):
+    """An Active scalar read in a data-dependent inner loop that assigns conditionally
+    (made Numba's reduction inference fail: "unexpected cycle in lookup()")."""
+    for i in prange(out.shape[0]):
+        v = 0.0
+        for c in range(start[i], start[i + 1]):
+            if x[c] > 0.2:
+                v = x[c] * s
+        out[i] = v * v + s

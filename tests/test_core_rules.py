@@ -86,6 +86,20 @@ def test_adjoint_api_and_active_scalars():
     (K.prange_with_while, lambda: [vec(9, 0.2, 3.0), np.zeros(9)]),
     (K.early_return_in_loop, lambda: [vec(6)]),
     (K.early_return_in_loop, lambda: [vec(6, 0.1, 0.3)]),
-], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken"])
+    (K.repeated_evaluation, lambda: [vec(12, -1.0, 1.0), np.array([1, 3, 0, 2, 5, 1, 0, 4, 2, 1, 1, 3]),
+                                     np.zeros(12)]),
+    (K.repeated_evaluation_strided, lambda: [vec(2), 11]),
+    (K.repeated_evaluation_strided, lambda: [vec(2), 1]),
+    (K.sometimes_reassigned, lambda: [vec(6), np.array([0, 1, 2, 3, 4, 5])]),
+], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken", "last_iteration",
+        "last_iteration_stepped", "last_iteration_no_trip", "conditional_reassignment"])
 def test_loop_shapes_match_finite_differences(fn, args):
     check(fn, args())
+
+
+def test_last_iteration_strategy_is_chosen_only_when_earlier_iterations_are_dead():
+    reps = np.array([1, 2], np.int64)
+    src = adtrans.source(K.repeated_evaluation, ("dup", "const", "dup"), vec(2), reps, np.zeros(2))
+    assert "last-iteration loop" in src and "tape_push" not in src
+    src = adtrans.source(K.sometimes_reassigned, ("dup", "const"), vec(2), reps)
+    assert "last-iteration loop" not in src and "taped loop" in src

@@ -14,7 +14,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mpi_programs"))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_adjoint, driver_source  # noqa: E402
-from driver_kernels import cubesum, diffuse, doubled, energy, fill, scale_sin, square_inplace, sumsq  # noqa: E402
+from driver_kernels import (cubesum, diffuse, doubled, energy, fill, first_negative, scale_sin,  # noqa: E402
+                            square_inplace, sumsq)
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(11)
@@ -203,6 +204,36 @@ def aliased(u, c):
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_driver_matches_finite_differences(fn, args):
     check(fn, args())
+
+
+def checked_step(u, w, v, c, steps):
+    for s in range(steps):
+        bad = first_negative(u)
+        if bad >= 0:
+            raise ValueError("negative entry")
+        diffuse(u, w, c)
+        diffuse(w, u, c)
+    return sumsq(u) + energy(u, v)
+
+
+def test_integer_results_and_unwritten_arrays_cost_nothing_in_the_reverse_sweep(monkeypatch):
+    from adtrans.driver import runtime
+    src = driver_source(checked_step, ("dup", "dup", "dup", "active", "const"))
+    # v is only read: the final-state copy skips it
+    assert "_rt.final_state((u, w, ))" in src
+    calls = []
+    real = runtime._kernel_adjoint_function
+    monkeypatch.setattr(runtime, "_kernel_adjoint_function",
+                        lambda k, a: calls.append(k.__name__) or real(k, a))
+    u0, w, v = vec(8), vec(8), vec(8)
+    du, dw, dv = np.zeros(8), np.zeros(8), np.zeros(8)
+    (dc,) = adtrans.autodiff(checked_step, adtrans.Duplicated(u0.copy(), du), adtrans.Duplicated(w.copy(), dw),
+                             adtrans.Duplicated(v, dv), adtrans.Active(0.05), 3)
+    assert "first_negative" not in calls and "diffuse" in calls
+    h = 1e-6
+    fd = (checked_step(u0.copy(), w.copy(), v, 0.05 + h, 3) - checked_step(u0.copy(), w.copy(), v, 0.05 - h, 3)) / (2 * h)
+    assert dc == pytest.approx(fd, rel=1e-6)
+    check(checked_step, [u0, w, v, 0.05, 3])
 
 
 def test_time_loop_activities_and_final_state():

@@ -22,16 +22,18 @@ def cases():
         (P.scaled, [RNG.uniform(-1, 1, n), 0.8, np.zeros(n)], None),
         (P.edge_energy, [RNG.uniform(-1, 1, 12), edges, RNG.uniform(0, 1, 30)], ("dup", "const", "dup")),
         (P.stencil_inplace, [RNG.uniform(-1, 1, n), np.zeros(n)], None),
+        (P.conditional_inner_scalar, [RNG.uniform(0, 1, 40), 0.7, np.array([0, 3, 9, 9, 15, 22, 30, 40]),
+                                      np.zeros(7)], ("dup", "active", "const", "dup")),
     ]
 
 
-@pytest.mark.parametrize("k", range(7))
+@pytest.mark.parametrize("k", range(8))
 def test_prange_matches_finite_differences(k):
     fn, args, activity = cases()[k]
     check(fn, args, activity=activity)
 
 
-@pytest.mark.parametrize("k", range(7))
+@pytest.mark.parametrize("k", range(8))
 def test_prange_deterministic_with_1_and_2_threads(k):
     fn, args, activity = cases()[k]
     gen = np.random.default_rng(11)
@@ -50,8 +52,8 @@ def test_prange_deterministic_with_1_and_2_threads(k):
 
 def test_no_buffers_where_index_is_unique():
     src = adtrans.source(P.scaled, ("dup", "active", "dup"), np.zeros(4), 1.0, np.zeros(4))
-    assert "per_thread" not in src and "get_thread_id" not in src
-    assert "plain update" in src
+    assert "per-thread buffers" not in src and "get_thread_id" not in src
+    assert "plain update" in src and "sum over iterations" in src
     src = adtrans.source(P.gather, ("dup", "const", "dup"), np.zeros(4), np.zeros(4, np.int64), np.zeros(4))
     assert "d_x_per_thread" in src and "d_w_per_thread" not in src
 

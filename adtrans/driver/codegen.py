@@ -246,14 +246,41 @@ class Codegen:
                 init.append(f"{self.shadow(n)} = None")
         body = init + ["", "# ---------------------------------------------------------------- forward sweep"]
         body += fwd
+        final = self.final_params(ir)
         body += [f"_rt.tape_stats(_tape, ({''.join(p + ', ' for p in sig)}))   # for adtrans.driver.last_tape_nbytes()",
-                 "_final = _rt.final_state(_args)       # arrays' final values, given back at the end"]
+                 f"_final = _rt.final_state(({''.join(p + ', ' for p in final)}))"
+                 "       # final values of the arrays the forward sweep wrote, given back at the end"]
         if self.has_p2p:
             body += ["_mpi.separate_sweeps(_args)          # no adjoint message before every rank ends its forward sweep"]
         body += ["", "# ---------------------------------------------------------------- reverse sweep"]
         body += rev
         body += ["_rt.restore_final(_final)", "_rt.check_tape_empty(_tape)", f"return {ret}"]
         return "\n".join(head + _indent(body)) + "\n"
+
+    def final_params(self, ir) -> list:
+        """Parameters whose final contents the reverse sweep disturbs: the ones that kernels,
+        item assignments and ``op=`` write.  All parameters when a written name is not a
+        parameter (it may alias one) or when MPI calls are present (receive buffers)."""
+        written, everything = set(), False
+
+        def visit(stmts):
+            nonlocal everything
+            for s in stmts:
+                call = getattr(s, "call", None)
+                if isinstance(call, KernelCall):
+                    written.update(call.args[i].id for i in self.kernel_written(call))
+                elif isinstance(call, MpiCall):
+                    everything = True
+                if isinstance(s, SetItem):
+                    written.add(s.container)
+                elif isinstance(s, AugAssign):
+                    written.add(s.target)
+                for attr in ("body", "orelse"):
+                    visit(getattr(s, attr, None) or [])
+        visit(ir.body)
+        if everything or written - set(ir.params):
+            return list(ir.params)
+        return [p for p in ir.params if p in written]
 
     # -- sweeps
     def forward(self, stmts) -> list:

@@ -348,6 +348,10 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     _restore_args(args, saved)
     if all(k == "const" for k in activity):
         return out
+    if not saved and (seed is None or not np.any(to_scalar(seed))):
+        # it writes no argument and its result's adjoint is 0 (e.g. an integer result only
+        # compared): every adjoint it would add is 0, so the call is skipped
+        return out
     adj = _kernel_adjoint_function(kernel, tuple(activity))
     res = adj(*flat, float(to_scalar(seed)) if seed is not None else 0.0)
     _restore_args(args, saved)

@@ -9,6 +9,10 @@ Loop strategies (chosen per loop, see :meth:`AdjointBuilder.plan`):
   known only later: the forward sweep runs the primal loop untouched; the
   reverse sweep runs each iteration's forward statements again, then its
   reverse.  Arrays the loop reads that are overwritten later are copied first.
+- **last iteration** — a ``range`` loop that repeats an evaluation and keeps the
+  last result (every iteration overwrites the scalars read after it, nothing else
+  escapes): the forward sweep runs it untouched; the reverse sweep reruns and
+  reverses only the last iteration, since the earlier ones reach no output.
 - **taped** — iterations depend on each other (a time loop, a recurrence, a
   ``while``): the forward sweep pushes every overwritten value that the reverse
   sweep reads onto a typed tape, and the trip count; the reverse sweep pops.
@@ -27,7 +31,7 @@ from ..rules.scalar import INTRINSIC
 from .liveness import upward_exposed
 from .loopinfo import LoopAnalysis, loop_is_prange
 from .loops import LoopStrategies
-from .markers import POP, PUSH, is_marker, marker
+from .markers import POP, PUSH, is_marker, save_restore
 
 from .statements import StatementRules, name
 
@@ -260,13 +264,15 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             rev = self.rules.reverse(s)
             self.touch(rev, scope)
             return [], rev
+        restore = None
         if x is not None:
             first = depth == 0 and x not in scope.seen and x not in scope.live_in
             scope.seen.add(x)
             # an outer accumulator updated in a fused iteration keeps its new value
             keeps = scope.fused and x in scope.live_in
             if not first and not keeps:
-                fwd.append(marker(PUSH, x, scope.tape_scope.id))
+                push, restore = save_restore(x, scope.tape_scope.id)
+                fwd.append(push)
         fwd.append(primal)
         if isinstance(s, ast.Assign) and x is not None:
             v = s.value
@@ -286,8 +292,8 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             rev.append(ast.Expr(value=ast.Call(func=ast.Attribute(value=name(self.adj(x)), attr="fill",
                                                                   ctx=ast.Load()), args=[ast.Constant(0)],
                                                keywords=[])))
-        if x is not None and fwd and is_marker(fwd[0], PUSH):
-            rev.append(marker(POP, x, scope.tape_scope.id))
+        if restore is not None:
+            rev.append(restore)
         self.touch(rev, scope)
         self.touch(fwd, scope)
         return fwd, rev

@@ -9,6 +9,7 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.walk import rewrite_stmts
 from .markers import POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
+from .restores import drop_dead_restores
 
 
 def conditional_names(body) -> set:
@@ -31,6 +32,7 @@ class Finalizer:
         self.prange = PrangeRewriter(builder)
 
     def run(self, body):
+        body = drop_dead_restores(body)
         body = self.block(body)
         return self.scope_starts(body)
 
@@ -67,7 +69,8 @@ class Finalizer:
         for dt in sorted(b.tape_dtypes.get(scope.id, ())):
             tape, top = b.tape_vars(scope, dt)
             size = 1024 if scope.parent is None else 64
-            out.append(ast.parse(f"{tape} = np.empty({size}, np.{dt})").body[0])
+            start = scope.tape_rows.get(dt, f"np.empty({size}, np.{dt})")
+            out.append(ast.parse(f"{tape} = {start}").body[0])
             out.append(ast.parse(f"{top} = 0").body[0])
         body = b.norm.body if scope.root is None else scope.root.body
         init = set()

@@ -7,7 +7,7 @@ import ast
 
 from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
 from .affine import AffineMap, unique_position
-from .liveness import after_in_block, containing_block, upward_exposed
+from .liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
 
 
 def loop_is_prange(loop) -> bool:
@@ -118,6 +118,32 @@ class LoopAnalysis:
         if shared:
             return f"array `{sorted(shared)[0]}` is both read and written"
         return None
+
+    def only_last_iteration_escapes(self, loop) -> bool:
+        """Whether nothing but the last iteration of ``loop`` can affect what follows it.
+
+        True for a ``range`` loop whose iterations carry no value to the next one, store
+        into no array that outlives the iteration, accumulate into nothing, and assign
+        every scalar that is read after the loop on every path through the body (a
+        repeated evaluation whose last result is kept, like LULESH's EOS ``rep`` loop).
+        The values of the earlier iterations are then dead: none of them reaches an
+        output, so their adjoints are zero (activity analysis per iteration).
+        """
+        if not isinstance(loop, ast.For) or loop_is_prange(loop) or \
+                not (isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"):
+            return False
+        body = loop.body
+        if self.live_after(loop, loop.target.id):
+            return False
+        _, writes, _ = self.body_arrays(body)
+        if writes - self.private_arrays(loop):
+            return False
+        for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None, loop.target.id}):
+            if upward_exposed(body, x):
+                return False
+            if self.live_after(loop, x) and not definitely_assigns(body, x):
+                return False
+        return True
 
     def unique_stores(self, loop) -> bool:
         """Every store into an outer array writes an element no other iteration writes."""

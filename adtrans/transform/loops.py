@@ -8,7 +8,7 @@ import copy
 from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.walk import iter_stmts, scalar_target
 from .loopinfo import loop_is_prange
-from .markers import POP, PUSH, SCOPE_START, comment, marker
+from .markers import SCOPE_START, comment, marker, save_restore
 from .scope import Scope
 from .statements import name
 
@@ -23,12 +23,16 @@ class LoopStrategies:
         if loop_is_prange(loop):
             raise self.error(loop, f"prange loop whose iterations depend on each other ({why})",
                              "make each iteration independent, or use range()")
+        if self.only_last_iteration_escapes(loop):
+            return "last", why
         return "taped", why
 
     def loop(self, L, scope, depth):
         strategy, why = self.plan(L, scope)
         if strategy == "recompute":
             return self.recompute_loop(L, scope, depth)
+        if strategy == "last":
+            return self.recompute_loop(L, scope, depth, last_only=True)
         return self.taped_loop(L, scope, depth, why)
 
     def compound_save(self, L, scope, only_header=False, restrict=None):
@@ -41,8 +45,9 @@ class LoopStrategies:
         saves, pops = [], []
         for x in sorted(names):
             if x in scope.seen or x in scope.live_in:
-                saves.append(marker(PUSH, x, scope.tape_scope.id))
-                pops.insert(0, marker(POP, x, scope.tape_scope.id))
+                push, pop = save_restore(x, scope.tape_scope.id)
+                saves.append(push)
+                pops.insert(0, pop)
             scope.seen.add(x)
         return saves, pops
 
@@ -62,6 +67,18 @@ class LoopStrategies:
                               right=ast.BinOp(left=sub(trips, ast.Constant(1)), op=ast.Mult(), right=copy.deepcopy(c)))
             rargs = [start, sub(copy.deepcopy(a), copy.deepcopy(c)), ast.UnaryOp(op=ast.USub(), operand=copy.deepcopy(c))]
         return ast.Call(func=name("range"), args=rargs, keywords=[])
+
+    def last_iter(self, L):
+        """``range`` over just the last index of ``L``'s range (empty if ``L`` runs no iteration)."""
+        args = [copy.deepcopy(a) for a in L.iter.args]
+        a, b, c = (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
+        A, B, C = (ast.unparse(v) for v in (a, b, c))
+        if isinstance(c, ast.Constant) and c.value == 1:
+            src = f"range(max({A}, {B} - 1), {B})"
+        else:
+            src = f"range({A} + max(len(range({A}, {B}, {C})) - 1, 0) * ({C}), {B}, {C})"
+        return ast.parse(src, mode="eval").body
 
     def taped_loop(self, L, scope, depth, why):
         saves, pops = self.compound_save(L, scope, only_header=True)
@@ -86,7 +103,7 @@ class LoopStrategies:
         self.needed.add(count)
         return fwd, rev
 
-    def recompute_loop(self, L, scope, depth):
+    def recompute_loop(self, L, scope, depth, last_only=False):
         is_par = loop_is_prange(L)
         reads_, writes, _ = self.body_arrays(L.body)
         local = self.private_arrays(L)
@@ -115,13 +132,17 @@ class LoopStrategies:
                       recompute_root=scope.recompute_root or L, renames=renames)
         self.scopes.append(child)
         body = self.adjacent(L.body, child)
-        loop = ast.For(target=copy.deepcopy(L.target), iter=self.reversed_iter(L),
+        loop = ast.For(target=copy.deepcopy(L.target), iter=self.last_iter(L) if last_only else self.reversed_iter(L),
                        body=[marker(SCOPE_START, child.id)] + body, orelse=[])
         child.loop_node = loop
         how = "in parallel" if is_par else "in reverse order"
         why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
-        rev.append(comment(f"recomputed loop: each iteration reruns its forward statements, then its "
-                           f"reverse, {how}{why}"))
+        if last_only:
+            rev.append(comment("last-iteration loop: every iteration overwrites the values read after it "
+                               "and nothing else escapes, so only the last one is rerun and reversed" + why))
+        else:
+            rev.append(comment(f"recomputed loop: each iteration reruns its forward statements, then its "
+                               f"reverse, {how}{why}"))
         rev.append(loop)
         self.need([loop])
         fwd.append(self.plain(L, scope))

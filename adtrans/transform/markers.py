@@ -3,6 +3,7 @@ scope starts, comments)."""
 from __future__ import annotations
 
 import ast
+import itertools
 
 from .statements import name
 
@@ -11,6 +12,16 @@ PUSH, POP, SCOPE_START, COMMENT = "__push__", "__pop__", "__scope_start__", "__c
 
 def marker(kind, *args):
     return ast.Expr(value=ast.Call(func=name(kind), args=[ast.Constant(a) for a in args], keywords=[]))
+
+
+_PAIRS = itertools.count()
+
+
+def save_restore(x, scope_id):
+    """A push marker (forward sweep) and its pop marker (reverse sweep) for ``x``, with a
+    common pair id (see :mod:`.restores`)."""
+    pair = next(_PAIRS)
+    return marker(PUSH, x, scope_id, pair), marker(POP, x, scope_id, pair)
 
 
 def comment(text):

@@ -8,18 +8,20 @@ In the adjoint of a ``prange`` loop a read ``x[e]`` becomes an accumulation
   ``x[i - 1]`` if all accesses use ``i - 1``): no two iterations touch the
   same element;
 - **per-thread buffers** otherwise (neighbour reads, gathers through index
-  arrays, a table read by every iteration): each thread accumulates into its
-  own copy, indexed by ``numba.get_thread_id()``, and the copies are added
-  after the loop.  Deterministic for a given thread count, no atomics.
+  arrays, a table read by every iteration): thread 0 accumulates into the
+  shadow itself, every other thread into its own zeroed copy (indexed by the
+  thread id), and the copies are added after the loop.  One thread needs no
+  copy at all; deterministic for a given thread count, no atomics.
 
 Adjoints of scalars read by every iteration accumulate into a private partial
-sum that is added once per iteration (Numba's reduction form ``s += v``).
+sum per iteration, added into one slot per thread (not Numba's reduction
+inference, which fails on some loop shapes), and the slots after the loop.
 """
 from __future__ import annotations
 
 import ast
-import copy
 
+from ..analyse.types import scalar_dtype_name
 from .affine import AffineMap, unique_position
 from .statements import name
 
@@ -45,6 +47,32 @@ class PrangeRewriter:
     def __init__(self, builder):
         self.b = builder
 
+    def per_thread_scratch(self, scope, thread, nthreads, pre, notes):
+        """Scratch arrays of one iteration (adjoint lanes, the tape) are allocated once per
+        thread before the loop and reused by every iteration the thread runs (they are left
+        zeroed / empty by each iteration), instead of once per iteration."""
+        b = self.b
+        hoisted = []
+        for st in scope.hoisted:
+            v = st.value
+            if isinstance(st, ast.Assign) and isinstance(v, ast.Call) and ast.unparse(v.func) == "np.zeros" \
+                    and len(v.args) == 2 and isinstance(v.args[0], ast.Constant):
+                x = st.targets[0].id
+                rows = b.norm.alloc.fresh(x + "_per_thread")
+                pre.append(ast.parse(f"{rows} = np.zeros(({nthreads}, {v.args[0].value}), "
+                                     f"{ast.unparse(v.args[1])})").body[0])
+                hoisted.append(ast.parse(f"{x} = {rows}[{thread}]").body[0])
+            else:
+                hoisted.append(st)
+        scope.hoisted = hoisted
+        for dt in sorted(b.tape_dtypes.get(scope.id, ())):
+            tape, _ = b.tape_vars(scope, dt)
+            rows = b.norm.alloc.fresh(tape + "_per_thread")
+            pre.append(ast.parse(f"{rows} = np.empty(({nthreads}, 64), np.{dt})").body[0])
+            scope.tape_rows[dt] = f"{rows}[{thread}]"
+        if scope.tape_rows:
+            notes.append("tape: one per thread, reused by its iterations (grows privately past 64 entries)")
+
     def rewrite(self, scope, loop: ast.For):
         """Return the statements replacing ``loop`` (buffers before, reductions after)."""
         b = self.b
@@ -61,6 +89,12 @@ class PrangeRewriter:
         primal_reads, _, _ = b.body_arrays(scope.root.body)
         pre, post, head, notes = [], [], [], []
         thread = None
+        if scope.hoisted or b.tape_dtypes.get(scope.id):
+            thread = b.norm.alloc.fresh("thread")
+            nthreads = b.norm.alloc.fresh("n_threads")
+            pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
+            head.append(ast.parse(f"{thread} = thread_id()").body[0])
+            self.per_thread_scratch(scope, thread, nthreads, pre, notes)
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -83,18 +117,19 @@ class PrangeRewriter:
                 pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
                 head.append(ast.parse(f"{thread} = thread_id()").body[0])
             buf = b.norm.alloc.fresh(d + "_per_thread")
+            here = b.norm.alloc.fresh(d + "_here")
             ndim = b.types[arr].ndim
-            shape = ", ".join([nthreads] + [f"{d}.shape[{k}]" for k in range(ndim)])
+            shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
             pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
+            head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
             t = b.norm.alloc.fresh("t")
-            post.append(ast.parse(f"for {t} in range({nthreads}):\n    {d} += {buf}[{t}]").body[0])
-            notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}; "
-                         f"memory {ndim + 1}-D, n_threads x {d}.size")
+            post.append(ast.parse(f"for {t} in range({nthreads} - 1):\n    {d} += {buf}[{t}]").body[0])
+            notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
+                         f"adds into {d} itself, each other thread into its own copy; memory "
+                         f"(n_threads - 1) x {d}.size")
             for node in ast.walk(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
-                    elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                    node.value = name(buf)
-                    node.slice = ast.Tuple(elts=[name(thread)] + [copy.deepcopy(e) for e in elts], ctx=ast.Load())
+                    node.value = name(here)
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
@@ -109,9 +144,19 @@ class PrangeRewriter:
             for node in ast.walk(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Name) and node.id == d:
                     node.id = part
+            if thread is None:
+                thread = b.norm.alloc.fresh("thread")
+                nthreads = b.norm.alloc.fresh("n_threads")
+                pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
+                head.insert(0, ast.parse(f"{thread} = thread_id()").body[0])
+            sums = b.norm.alloc.fresh(d + "_per_thread")
+            dt = scalar_dtype_name(b.types[x])
+            pre.append(ast.parse(f"{sums} = np.zeros({nthreads}, np.{dt})").body[0])
             head.append(ast.Assign(targets=[name(part, True)], value=b.zero(x)))
-            tail.append(ast.AugAssign(target=name(d, True), op=ast.Add(), value=name(part)))
-            notes.append(f"{d}: reduction over iterations (private partial sum {part})")
+            tail.append(ast.parse(f"{sums}[{thread}] += {part}").body[0])
+            t = b.norm.alloc.fresh("t")
+            post.append(ast.parse(f"for {t} in range({nthreads}):\n    {d} += {sums}[{t}]").body[0])
+            notes.append(f"{d}: sum over iterations (private partial sum {part}, one slot per thread in {sums})")
         loop.body = head + body + tail
         from .markers import comment
         return [comment("prange adjoint: " + n) for n in notes] + pre + [loop] + post

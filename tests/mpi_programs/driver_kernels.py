@@ -66,3 +66,12 @@ def fill(x, v):
 def doubled(x):
     """Returns a new array 2 x (drivers reject array-returning kernels)."""
     return 2.0 * x
+
+
+@njit(cache=True)
+def first_negative(x):
+    """Index of the first negative entry, -1 if none (an integer result, like LULESH's checks)."""
+    for i in range(x.shape[0]):
+        if x[i] < 0.0:
+            return i
+    return -1
