@@ -231,3 +231,37 @@ def sometimes_reassigned(x, reps):
                 a = x[i] * (j + 1.0)
         s += a * x[i]
     return s
+
+
+@njit(cache=True)
+def running_minimum(ss, arealg, vdov, dt0):
+    """LULESH's Courant limit: a running minimum over elements (carried-scalar strategy)."""
+    dt_tmp = dt0
+    chosen = -1
+    for i in range(ss.shape[0]):
+        dtf = ss[i] * ss[i]
+        if vdov[i] < 0.0:
+            dtf = dtf + 64.0 * arealg[i] * arealg[i] * vdov[i] * vdov[i]
+        dtf = arealg[i] / math.sqrt(dtf)
+        if vdov[i] != 0.0:
+            if dtf < dt_tmp:
+                dt_tmp = dtf
+                chosen = i
+    if chosen != -1:
+        return dt_tmp
+    return dt0
+
+
+@njit(cache=True)
+def carried_with_reads(x, out):
+    """A recurrence whose carried values are read and updated with += in the same iteration."""
+    s = 0.5
+    k = 0
+    for i in range(x.shape[0]):
+        s += x[i] * s
+        t = math.sin(s) + k
+        if t > 0.3:
+            k += 1
+        out[i] = t * x[i]
+        s = s * 0.9
+    return s + k

@@ -118,3 +118,16 @@ def conditional_inner_scalar(x, s, start, out):
             if x[c] > 0.2:
                 v = x[c] * s
         out[i] = v * v + s
+
+
+@njit(parallel=True, cache=True)
+def local_scratch(x, w, out):
+    """A fixed-size array allocated in every iteration (per-thread rows in the adjoint)."""
+    for i in prange(out.shape[0]):
+        buf = np.empty(4)
+        for k in range(4):
+            buf[k] = x[(i + k) % x.shape[0]] * w[k]
+        acc = 0.0
+        for k in range(4):
+            acc += np.sin(buf[k]) * buf[(k + 1) % 4]
+        out[i] = acc

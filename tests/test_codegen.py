@@ -114,3 +114,72 @@ def test_warm_cache_second_process_compiles_nothing(work, tmp_path):
     # the second process loads the adjoint from Numba's cache instead of compiling it
     assert times[1] < times[0]
     print(f"cold {times[0]:.2f} s, warm {times[1]:.2f} s")
+
+
+def _load(path, name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_FINGERPRINTED = '''
+import math
+from numba import njit
+
+SCALE = {scale}
+
+
+@njit(cache=True)
+def helper(v):
+    return {helper}
+
+
+@njit(cache=True)
+def kernel(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += SCALE * helper(x[i])
+    return s
+'''
+
+
+def test_generated_adjoint_is_reused_by_a_new_process_and_invalidated_by_a_helper_edit(tmp_path, monkeypatch):
+    from adtrans import api, gencache
+    monkeypatch.setenv("ADTRANS_CACHE_DIR", str(tmp_path / "cache"))
+    variants = {"a": ("2.0", "math.sin(v) * v"), "b": ("2.0", "math.sin(v) * v * v"), "c": ("3.0", "math.sin(v) * v")}
+    mods, keys = {}, {}
+    for tag, (scale, helper) in variants.items():
+        path = tmp_path / f"fp_{tag}" / "fpmod.py"
+        path.parent.mkdir()
+        path.write_text(_FINGERPRINTED.format(scale=scale, helper=helper))
+        mods[tag] = _load(path, f"fpmod_{tag}")
+    x = np.linspace(0.2, 1.0, 5)
+    import numba
+    for tag, mod in mods.items():
+        keys[tag] = gencache.key_of(api._primal(mod.kernel), ("dup",), (numba.typeof(x),))
+    assert None not in keys.values()
+    # same text in another file, a changed helper, a changed global constant: other keys
+    assert len(set(keys.values())) == 3
+    assert keys["a"] == gencache.key_of(api._primal(mods["a"].kernel), ("dup",), (numba.typeof(x),))
+    g1 = adtrans.grad(mods["a"].kernel)(x)
+    expected = 2.0 * (np.cos(x) * x + np.sin(x))
+    np.testing.assert_allclose(g1, expected, rtol=1e-12)
+    assert list((tmp_path / "cache").glob("*.generated.pickle"))
+    # a "new process": nothing in memory, and the transformation must not run again
+    monkeypatch.setattr(api, "_COMPILED", {})
+    monkeypatch.setattr(api, "_PARSED", {})
+    monkeypatch.setattr(api, "generate", lambda *a, **k: pytest.fail("transformed again despite the disk cache"))
+    g2 = adtrans.grad(mods["a"].kernel)(x)
+    np.testing.assert_array_equal(g1, g2)
+
+
+def test_fingerprint_refuses_objects_it_cannot_see_into():
+    from adtrans import gencache
+    fp = gencache._Fingerprint()
+    fp.value("n", 3)
+    fp.value("table", np.arange(4.0))
+    with pytest.raises(gencache._Uncacheable):
+        fp.value("obj", object())

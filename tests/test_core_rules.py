@@ -91,8 +91,11 @@ def test_adjoint_api_and_active_scalars():
     (K.repeated_evaluation_strided, lambda: [vec(2), 11]),
     (K.repeated_evaluation_strided, lambda: [vec(2), 1]),
     (K.sometimes_reassigned, lambda: [vec(6), np.array([0, 1, 2, 3, 4, 5])]),
+    (K.running_minimum, lambda: [vec(9, 0.5, 1.5), vec(9, 0.5, 1.5), vec(9, -1.0, 1.0), 10.0]),
+    (K.carried_with_reads, lambda: [vec(7, -0.5, 0.5), np.zeros(7)]),
 ], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken", "last_iteration",
-        "last_iteration_stepped", "last_iteration_no_trip", "conditional_reassignment"])
+        "last_iteration_stepped", "last_iteration_no_trip", "conditional_reassignment", "running_minimum",
+        "carried_with_reads"])
 def test_loop_shapes_match_finite_differences(fn, args):
     check(fn, args())
 
@@ -102,4 +105,12 @@ def test_last_iteration_strategy_is_chosen_only_when_earlier_iterations_are_dead
     src = adtrans.source(K.repeated_evaluation, ("dup", "const", "dup"), vec(2), reps, np.zeros(2))
     assert "last-iteration loop" in src and "tape_push" not in src
     src = adtrans.source(K.sometimes_reassigned, ("dup", "const"), vec(2), reps)
-    assert "last-iteration loop" not in src and "taped loop" in src
+    assert "last-iteration loop" not in src and "carried-scalar loop" in src
+
+
+def test_carried_scalar_loop_saves_only_the_carried_values():
+    x = vec(9, 0.5, 1.5)
+    src = adtrans.source(K.running_minimum, ("dup", "dup", "dup", "active"), x, x, x - 1.0, 10.0)
+    assert "carried-scalar loop" in src and "(dt_tmp)" in src
+    # one float and no bool pushed per iteration: the rest is recomputed
+    assert src.count("tape_push(") == 1

@@ -24,16 +24,17 @@ def cases():
         (P.stencil_inplace, [RNG.uniform(-1, 1, n), np.zeros(n)], None),
         (P.conditional_inner_scalar, [RNG.uniform(0, 1, 40), 0.7, np.array([0, 3, 9, 9, 15, 22, 30, 40]),
                                       np.zeros(7)], ("dup", "active", "const", "dup")),
+        (P.local_scratch, [RNG.uniform(-1, 1, 11), RNG.uniform(-1, 1, 4), np.zeros(9)], None),
     ]
 
 
-@pytest.mark.parametrize("k", range(8))
+@pytest.mark.parametrize("k", range(9))
 def test_prange_matches_finite_differences(k):
     fn, args, activity = cases()[k]
     check(fn, args, activity=activity)
 
 
-@pytest.mark.parametrize("k", range(8))
+@pytest.mark.parametrize("k", range(9))
 def test_prange_deterministic_with_1_and_2_threads(k):
     fn, args, activity = cases()[k]
     gen = np.random.default_rng(11)

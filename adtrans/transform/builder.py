@@ -13,6 +13,10 @@ Loop strategies (chosen per loop, see :meth:`AdjointBuilder.plan`):
   last result (every iteration overwrites the scalars read after it, nothing else
   escapes): the forward sweep runs it untouched; the reverse sweep reruns and
   reverses only the last iteration, since the earlier ones reach no output.
+- **carried scalars** — iterations depend on each other only through scalars
+  (a recurrence, a running minimum): the forward sweep saves just those at the
+  top of each iteration; the reverse reruns each iteration from them, then
+  reverses it (like *recompute*, in reverse order).
 - **taped** — iterations depend on each other (a time loop, a recurrence, a
   ``while``): the forward sweep pushes every overwritten value that the reverse
   sweep reads onto a typed tape, and the trip count; the reverse sweep pops.
@@ -261,7 +265,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         x = scalar_target(s)
         primal = self.forward_copy(s, scope)
         if primal is None:          # recomputing: the side effect already happened
-            rev = self.rules.reverse(s)
+            rev = self.rules.reverse(s) + self.kill_adjoint(s, x, scope, depth)
             self.touch(rev, scope)
             return [], rev
         restore = None
@@ -282,11 +286,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             elif isinstance(v, ast.Name) and is_array(self.types.get(x)) and self.is_active(x) \
                     and self.adj(x) != self.adj(v.id):
                 fwd.append(ast.Assign(targets=[name(self.adj(x), True)], value=name(self.adj(v.id))))
-        rev = self.rules.reverse(s)
-        if isinstance(s, ast.Assign) and x is not None and self.is_active(x) and not is_array(self.types.get(x)):
-            single = depth == 0 and len([t for t in self.sites[x]]) == 1 and x not in scope.live_in
-            if not single:
-                rev.append(ast.Assign(targets=[name(self.adj(x), True)], value=self.zero(x)))
+        rev = self.rules.reverse(s) + self.kill_adjoint(s, x, scope, depth)
         if isinstance(s, ast.Assign) and x is not None and is_alloc(s.value) and self.is_active(x) \
                 and (depth > 0 or len(self.sites[x]) > 1):
             rev.append(ast.Expr(value=ast.Call(func=ast.Attribute(value=name(self.adj(x)), attr="fill",
@@ -298,12 +298,21 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         self.touch(fwd, scope)
         return fwd, rev
 
+    def kill_adjoint(self, s, x, scope, depth) -> list:
+        """``d_x = 0`` after the reverse of an assignment to scalar ``x``: the value before it
+        gets no adjoint from uses after it (not needed when it is ``x``'s only assignment)."""
+        if isinstance(s, ast.Assign) and x is not None and self.is_active(x) and not is_array(self.types.get(x)):
+            single = depth == 0 and len(self.sites[x]) == 1 and x not in scope.live_in
+            if not single:
+                return [ast.Assign(targets=[name(self.adj(x), True)], value=self.zero(x))]
+        return []
+
     def forward_copy(self, s, scope):
         """The primal statement as the current scope runs it (renamed/dropped when recomputing)."""
         if scope.mode == "recompute":
             root = scope.recompute_root
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                if s.target.id in self.live_in_of(root):
+                if s.target.id in self.live_in_of(root) and s.target.id not in (self.carried_scalars(root) or ()):
                     return None         # outer accumulator: already holds its final value
             need = self.recompute_needed(root)
             arr, x = array_target(s), scalar_target(s)

@@ -145,6 +145,34 @@ class LoopAnalysis:
                 return False
         return True
 
+    def carried_scalars(self, loop) -> list | None:
+        """The scalars ``loop`` carries from one iteration to the next (read in an iteration
+        before it assigns them; pure ``+=`` accumulators excepted), when they are its only
+        dependence: a ``range`` loop whose index is dead after it and that reads no array it
+        also writes.  None for other loops."""
+        if not isinstance(loop, ast.For) or loop_is_prange(loop) or \
+                not (isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"):
+            return None
+        key = ("carried", id(loop))
+        if key in self._needed_cache:
+            return self._needed_cache[key]
+        body = loop.body
+        out = None
+        r, w, _ = self.body_arrays(body)
+        if not ((r & w) - self.private_arrays(loop)) and not self.live_after(loop, loop.target.id):
+            inside = {id(s) for s, _ in iter_stmts(body)}
+            out = []
+            for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None, loop.target.id}):
+                sites = [s for s in self.sites[x] if id(s) in inside]
+                if all(isinstance(s, ast.AugAssign) for s in sites):
+                    readers = [s for s, _ in iter_stmts(body) if x in reads(s) and s not in sites]
+                    if not readers and not any(x in reads(s.value) for s in sites):
+                        continue        # an accumulator: its adjoint is the same in every iteration
+                if upward_exposed(body, x):
+                    out.append(x)
+        self._needed_cache[key] = out
+        return out
+
     def unique_stores(self, loop) -> bool:
         """Every store into an outer array writes an element no other iteration writes."""
         _, w, _ = self.body_arrays(loop.body)

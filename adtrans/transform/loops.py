@@ -25,6 +25,8 @@ class LoopStrategies:
                              "make each iteration independent, or use range()")
         if self.only_last_iteration_escapes(loop):
             return "last", why
+        if self.carried_scalars(loop) is not None:
+            return "carried", why
         return "taped", why
 
     def loop(self, L, scope, depth):
@@ -33,6 +35,8 @@ class LoopStrategies:
             return self.recompute_loop(L, scope, depth)
         if strategy == "last":
             return self.recompute_loop(L, scope, depth, last_only=True)
+        if strategy == "carried":
+            return self.recompute_loop(L, scope, depth, carried=self.carried_scalars(L))
         return self.taped_loop(L, scope, depth, why)
 
     def compound_save(self, L, scope, only_header=False, restrict=None):
@@ -103,7 +107,7 @@ class LoopStrategies:
         self.needed.add(count)
         return fwd, rev
 
-    def recompute_loop(self, L, scope, depth, last_only=False):
+    def recompute_loop(self, L, scope, depth, last_only=False, carried=None):
         is_par = loop_is_prange(L)
         reads_, writes, _ = self.body_arrays(L.body)
         local = self.private_arrays(L)
@@ -132,20 +136,32 @@ class LoopStrategies:
                       recompute_root=scope.recompute_root or L, renames=renames)
         self.scopes.append(child)
         body = self.adjacent(L.body, child)
+        # carried scalars: saved at the top of every forward iteration, restored at the top of
+        # the same iteration in the reverse sweep, before it is rerun
+        pairs = [save_restore(x, scope.tape_scope.id) for x in carried or ()]
+        restores = [pop for _, pop in reversed(pairs)]
         loop = ast.For(target=copy.deepcopy(L.target), iter=self.last_iter(L) if last_only else self.reversed_iter(L),
-                       body=[marker(SCOPE_START, child.id)] + body, orelse=[])
+                       body=[marker(SCOPE_START, child.id)] + restores + body, orelse=[])
         child.loop_node = loop
         how = "in parallel" if is_par else "in reverse order"
         why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
         if last_only:
             rev.append(comment("last-iteration loop: every iteration overwrites the values read after it "
                                "and nothing else escapes, so only the last one is rerun and reversed" + why))
+        elif carried is not None:
+            saved = f"saves only what one iteration hands the next ({', '.join(carried)})" if carried else \
+                "saves nothing (no iteration reads what an earlier one assigned)"
+            rev.append(comment(f"carried-scalar loop: the forward sweep {saved}; each iteration is rerun from "
+                               f"it, then reversed, in reverse order{why}"))
         else:
             rev.append(comment(f"recomputed loop: each iteration reruns its forward statements, then its "
                                f"reverse, {how}{why}"))
         rev.append(loop)
         self.need([loop])
-        fwd.append(self.plain(L, scope))
+        primal = self.plain(L, scope)
+        if pairs:
+            primal.body = [push for push, _ in pairs] + primal.body
+        fwd.append(primal)
         return fwd, rev + pops
 
     def fused_loop(self, L, scope):

@@ -43,6 +43,39 @@ def _shadow_accesses(body, shadow_names):
     return out, kinds
 
 
+_ALLOC = {"np.empty": False, "np.zeros": True}
+_ALLOC_LIKE = {"np.empty_like": False, "np.zeros_like": True}
+
+
+def _small_allocations(body) -> dict:
+    """Top-level ``x = np.empty(K[, dtype])`` / ``np.zeros(K[, dtype])`` of a constant size and
+    ``d_x = np.zeros_like(x)`` of those, each name allocated once: id(stmt) -> (name, size,
+    dtype source, zero-filled)."""
+    counts: dict = {}
+    for st in body:
+        if isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name):
+            counts[st.targets[0].id] = counts.get(st.targets[0].id, 0) + 1
+    found, out = {}, {}
+    for st in body:
+        if not (isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Call)):
+            continue
+        x, call = st.targets[0].id, st.value
+        fn = ast.unparse(call.func)
+        if counts.get(x) != 1 or call.keywords:
+            continue
+        if fn in _ALLOC and call.args and isinstance(call.args[0], ast.Constant) and \
+                isinstance(call.args[0].value, int) and not isinstance(call.args[0].value, bool) and len(call.args) <= 2:
+            dtype = ast.unparse(call.args[1]) if len(call.args) == 2 else "np.float64"
+            found[x] = (call.args[0].value, dtype)
+            out[id(st)] = (x, call.args[0].value, dtype, _ALLOC[fn])
+        elif fn in _ALLOC_LIKE and len(call.args) == 1 and isinstance(call.args[0], ast.Name) and \
+                call.args[0].id in found:
+            size, dtype = found[call.args[0].id]
+            found[x] = (size, dtype)
+            out[id(st)] = (x, size, dtype, _ALLOC_LIKE[fn])
+    return out
+
+
 class PrangeRewriter:
     def __init__(self, builder):
         self.b = builder
@@ -73,6 +106,26 @@ class PrangeRewriter:
         if scope.tape_rows:
             notes.append("tape: one per thread, reused by its iterations (grows privately past 64 entries)")
 
+    def per_thread_arrays(self, body, small, thread, nthreads, pre, notes):
+        """Fixed-size arrays an iteration allocates (``np.empty(32)``, their ``zeros_like``
+        shadows) come from one row per thread instead of the allocator (zero-filled where
+        the allocation zeroes)."""
+        out = []
+        for st in body:
+            hit = small.get(id(st))
+            if hit is None:
+                out.append(st)
+                continue
+            x, size, dtype, zero = hit
+            rows = self.b.norm.alloc.fresh(x + "_per_thread")
+            pre.append(ast.parse(f"{rows} = np.empty(({nthreads}, {size}), {dtype})").body[0])
+            out.append(ast.parse(f"{x} = {rows}[{thread}]").body[0])
+            if zero:
+                out.append(ast.parse(f"{x}[:] = 0").body[0])
+        notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
+                     + ", ".join(sorted(v[0] for v in small.values())))
+        return out
+
     def rewrite(self, scope, loop: ast.For):
         """Return the statements replacing ``loop`` (buffers before, reductions after)."""
         b = self.b
@@ -89,12 +142,14 @@ class PrangeRewriter:
         primal_reads, _, _ = b.body_arrays(scope.root.body)
         pre, post, head, notes = [], [], [], []
         thread = None
-        if scope.hoisted or b.tape_dtypes.get(scope.id):
+        small = _small_allocations(body)
+        if scope.hoisted or b.tape_dtypes.get(scope.id) or small:
             thread = b.norm.alloc.fresh("thread")
             nthreads = b.norm.alloc.fresh("n_threads")
             pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
             head.append(ast.parse(f"{thread} = thread_id()").body[0])
             self.per_thread_scratch(scope, thread, nthreads, pre, notes)
+            body = self.per_thread_arrays(body, small, thread, nthreads, pre, notes)
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
