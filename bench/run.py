@@ -57,7 +57,7 @@ def rows(repeats, quick):
                     lambda: adtrans.grad(K.pair_potential)(x, m), repeats=repeats, note="recomputed outer, fused inner"))
     xs = rng.uniform(-1, 1, 200_000)
     out.append(case("scalar recurrence n=200k", lambda: K.recurrence(xs, 0.9),
-                    lambda: adtrans.grad(K.recurrence)(xs, 0.9), repeats=repeats, note="taped (tape growth)"))
+                    lambda: adtrans.grad(K.recurrence)(xs, 0.9), repeats=repeats, note="carried scalar: one value saved per step, the rest recomputed"))
     N = 2_000_000 if not quick else 200_000
     xg = rng.uniform(-1, 1, 50_000)
     idx = rng.integers(0, 50_000, N)
@@ -66,7 +66,7 @@ def rows(repeats, quick):
     for th in (1, 2):
         out.append(case(f"prange gather N={N}", lambda: K.gather_energy(xg, idx, w),
                         lambda: adj(xg, np.zeros_like(xg), idx, w, np.zeros_like(w), 1.0), threads=th,
-                        repeats=repeats, note="per-thread buffers for d_x (2 x 50k floats)"))
+                        repeats=repeats, note="thread 0 adds into d_x, other threads into private copies"))
     a = rng.uniform(-1, 1, (4000 if not quick else 800, 2))
     b = rng.uniform(-1, 1, (500, 2))
     o = np.zeros(a.shape[0])

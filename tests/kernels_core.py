@@ -265,3 +265,40 @@ def carried_with_reads(x, out):
         out[i] = t * x[i]
         s = s * 0.9
     return s + k
+
+
+@njit(cache=True)
+def assigned_only_inside_last(x, a, n):
+    """`t` exists only inside the loop and is read after it (last-iteration loop)."""
+    for j in range(n):
+        t = x[j] * a
+    return t
+
+
+@njit(cache=True)
+def assigned_only_inside_carried(x, a, n):
+    """`u` exists only inside a carried-scalar loop and is read after it."""
+    s = x[0]
+    for j in range(n):
+        s = s * a + math.sin(s) * x[j]
+        u = s * x[j]
+    return u + s
+
+
+@njit(cache=True)
+def last_inside_carried(x, a, n):
+    """A last-iteration inner loop under a carried outer loop."""
+    acc = 0.0
+    for i in range(n):
+        for j in range(3):
+            t = x[j] * x[i] * a
+        acc = acc * 0.5 + t * t
+    return acc
+
+
+@njit(cache=True)
+def array_alias(x, a):
+    """`y = x` binds a second name to the same array (its shadow is the same too)."""
+    y = x
+    y[0] = a * y[1]
+    return a * y[1] + x[0]

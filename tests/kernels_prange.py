@@ -131,3 +131,22 @@ def local_scratch(x, w, out):
         for k in range(4):
             acc += np.sin(buf[k]) * buf[(k + 1) % 4]
         out[i] = acc
+
+
+@njit(parallel=True, cache=True)
+def two_active_sum(x, a, b):
+    """A prange sum named `t` with two Active scalars (Numba names its reduction copies t_1, t_2)."""
+    t = 0.0
+    for i in prange(x.shape[0]):
+        t += math.exp(a * x[i]) * b
+    return t
+
+
+@njit(parallel=True, cache=True)
+def nested_prange(x, out):
+    """A prange inside a prange (Numba runs the inner one serially)."""
+    for i in prange(out.shape[0]):
+        s = 0.0
+        for j in prange(x.shape[0]):
+            s += x[j] * x[i]
+        out[i] = s

@@ -58,3 +58,9 @@ def make_closure():
 
 
 closure = make_closure()
+
+
+@njit(cache=True)
+def row_view(A, a):
+    row = A[1]             # <- array view
+    return row[0] * a

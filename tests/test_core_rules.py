@@ -93,9 +93,14 @@ def test_adjoint_api_and_active_scalars():
     (K.sometimes_reassigned, lambda: [vec(6), np.array([0, 1, 2, 3, 4, 5])]),
     (K.running_minimum, lambda: [vec(9, 0.5, 1.5), vec(9, 0.5, 1.5), vec(9, -1.0, 1.0), 10.0]),
     (K.carried_with_reads, lambda: [vec(7, -0.5, 0.5), np.zeros(7)]),
+    (K.assigned_only_inside_last, lambda: [vec(3), 0.7, 3]),
+    (K.assigned_only_inside_carried, lambda: [vec(3), 0.7, 3]),
+    (K.last_inside_carried, lambda: [vec(4), 0.7, 4]),
+    (K.array_alias, lambda: [vec(3), 0.7]),
 ], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken", "last_iteration",
         "last_iteration_stepped", "last_iteration_no_trip", "conditional_reassignment", "running_minimum",
-        "carried_with_reads"])
+        "carried_with_reads", "only_inside_last", "only_inside_carried", "last_inside_carried",
+        "array_alias"])
 def test_loop_shapes_match_finite_differences(fn, args):
     check(fn, args())
 

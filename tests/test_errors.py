@@ -23,6 +23,7 @@ def marked_line(fn):
     (U.calls_unknown, [np.ones(3)], ("dup",), "no adjoint rule"),
     (U.writes_const, [np.ones(3), np.ones(3)], ("dup", "const"), "Const"),
     (U.list_kernel, [np.ones(3)], ("dup",), "list"),
+    (U.row_view, [np.ones((3, 2)), 0.5], ("dup", "active"), "array view"),
 ])
 def test_unsupported_names_file_and_line(fn, args, activity, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:

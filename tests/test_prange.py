@@ -25,16 +25,18 @@ def cases():
         (P.conditional_inner_scalar, [RNG.uniform(0, 1, 40), 0.7, np.array([0, 3, 9, 9, 15, 22, 30, 40]),
                                       np.zeros(7)], ("dup", "active", "const", "dup")),
         (P.local_scratch, [RNG.uniform(-1, 1, 11), RNG.uniform(-1, 1, 4), np.zeros(9)], None),
+        (P.two_active_sum, [RNG.uniform(-1, 1, 30), 0.7, 1.3], None),
+        (P.nested_prange, [RNG.uniform(-1, 1, 6), np.zeros(5)], None),
     ]
 
 
-@pytest.mark.parametrize("k", range(9))
+@pytest.mark.parametrize("k", range(11))
 def test_prange_matches_finite_differences(k):
     fn, args, activity = cases()[k]
     check(fn, args, activity=activity)
 
 
-@pytest.mark.parametrize("k", range(9))
+@pytest.mark.parametrize("k", range(11))
 def test_prange_deterministic_with_1_and_2_threads(k):
     fn, args, activity = cases()[k]
     gen = np.random.default_rng(11)

@@ -70,6 +70,13 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             t = scalar_target(s)
             if t:
                 self.sites[t].append(s)
+            if isinstance(s, ast.For) and loop_is_prange(s) and any(loop_is_prange(p) for p in parents):
+                # Numba runs a prange nested in another prange serially; so does the adjoint
+                s.iter.func = name("range")
+            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and t is not None \
+                    and is_array(types.get(t)):
+                raise error(s, f"array view `{ast.unparse(s.value)}` (part of an array bound to `{t}`)",
+                            "index the elements directly (A[i, j]), or pass the whole array to a helper")
         self.adj_names: dict = {}
         self.needed: set = set()
         self.scopes: list = []              # every Scope, function scope first

@@ -27,6 +27,7 @@ class LoopAnalysis:
         return out
 
     def body_arrays(self, body):
+        """Arrays ``body`` reads, stores into and allocates (by the names it uses)."""
         reads_, writes, allocs = set(), set(), set()
         for s, _ in iter_stmts(body):
             a = array_target(s)
@@ -38,6 +39,15 @@ class LoopAnalysis:
             if isinstance(s, ast.Assign) and is_alloc(s.value):
                 allocs.add(s.targets[0].id)
         return reads_, writes, allocs
+
+    def shared_arrays(self, loop) -> set:
+        """Arrays (by root, through aliases ``y = x``) that ``loop`` both reads and writes and
+        that are not private to an iteration."""
+        r, w, _ = self.body_arrays(loop.body)
+        private = self.private_arrays(loop)
+        r = {self.root_array(a) for a in r - private}
+        w = {self.root_array(a) for a in w - private}
+        return r & w
 
     def scratch_arrays(self, loop) -> set:
         """Arrays allocated outside ``loop`` that each iteration overwrites completely before
@@ -113,8 +123,7 @@ class LoopAnalysis:
             return None
         if self.live_after(loop, i):
             return f"the loop index `{i}` is used after the loop"
-        r, w, _ = self.body_arrays(body)
-        shared = (r & w) - self.private_arrays(loop)
+        shared = self.shared_arrays(loop)
         if shared:
             return f"array `{sorted(shared)[0]}` is both read and written"
         return None
@@ -158,8 +167,7 @@ class LoopAnalysis:
             return self._needed_cache[key]
         body = loop.body
         out = None
-        r, w, _ = self.body_arrays(body)
-        if not ((r & w) - self.private_arrays(loop)) and not self.live_after(loop, loop.target.id):
+        if not self.shared_arrays(loop) and not self.live_after(loop, loop.target.id):
             inside = {id(s) for s, _ in iter_stmts(body)}
             out = []
             for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None, loop.target.id}):

@@ -131,7 +131,14 @@ class LoopStrategies:
                 fwd.append(ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0])
                 rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
                 rev.append(ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0])
-        child = Scope(L, scope, self.live_in_of(L), mode="recompute",
+        live_in = self.live_in_of(L)
+        if last_only or carried is not None:
+            # scalars that outlive an iteration (carried to the next, or read after the loop):
+            # their adjoints flow between iterations, so the enclosing scope owns them
+            live_in = live_in | set(carried or ()) | {
+                x for x in {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None, L.target.id}
+                if self.live_after(L, x)}
+        child = Scope(L, scope, live_in, mode="recompute",
                       prange_var=L.target.id if is_par else None,
                       recompute_root=scope.recompute_root or L, renames=renames)
         self.scopes.append(child)

@@ -149,7 +149,8 @@ class PrangeRewriter:
             pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
             head.append(ast.parse(f"{thread} = thread_id()").body[0])
             self.per_thread_scratch(scope, thread, nthreads, pre, notes)
-            body = self.per_thread_arrays(body, small, thread, nthreads, pre, notes)
+            if small:
+                body = self.per_thread_arrays(body, small, thread, nthreads, pre, notes)
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -177,7 +178,7 @@ class PrangeRewriter:
             shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
             pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
             head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
-            t = b.norm.alloc.fresh("t")
+            t = b.norm.alloc.fresh("per_thread_slot")
             post.append(ast.parse(f"for {t} in range({nthreads} - 1):\n    {d} += {buf}[{t}]").body[0])
             notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
                          f"adds into {d} itself, each other thread into its own copy; memory "
@@ -209,7 +210,7 @@ class PrangeRewriter:
             pre.append(ast.parse(f"{sums} = np.zeros({nthreads}, np.{dt})").body[0])
             head.append(ast.Assign(targets=[name(part, True)], value=b.zero(x)))
             tail.append(ast.parse(f"{sums}[{thread}] += {part}").body[0])
-            t = b.norm.alloc.fresh("t")
+            t = b.norm.alloc.fresh("per_thread_slot")
             post.append(ast.parse(f"for {t} in range({nthreads}):\n    {d} += {sums}[{t}]").body[0])
             notes.append(f"{d}: sum over iterations (private partial sum {part}, one slot per thread in {sums})")
         loop.body = head + body + tail

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..analyse.types import is_array
 from ..rules.scalar import partials
 
 
@@ -65,7 +66,8 @@ class StatementRules:
                 g = name(b.adj(x))
                 v = s.value
                 if isinstance(v, ast.Name):
-                    if b.is_active(v.id):
+                    # an array name bound to another array aliases it, and so do their shadows
+                    if b.is_active(v.id) and not is_array(b.types.get(x)):
                         out.append(add_to(name(b.adj(v.id), True), g, self.cast_for(v.id)))
                 elif isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name):
                     arr = v.value.id
