@@ -302,3 +302,23 @@ def array_alias(x, a):
     y = x
     y[0] = a * y[1]
     return a * y[1] + x[0]
+
+
+@njit(cache=True)
+def _branchy(u, v):
+    if u > v:
+        return u * v
+    return math.sin(u) + 0.5 * v
+
+
+@njit(cache=True)
+def after_loop_helper_and_update(x, a, n):
+    """Statements after a fusable loop: an inlined helper with a branch, then an element
+    read after an in-place update (neither may be hoisted above what it depends on)."""
+    s = 0.0
+    for i in range(n):
+        t = a * 0.5
+    s += 0.5 + _branchy(a, 0.5)
+    x[0] += 0.5 * math.tanh(a)
+    x[0] += 0.5 * math.tanh(0.5 + x[0])
+    return s + x[0] * a

@@ -97,10 +97,11 @@ def test_adjoint_api_and_active_scalars():
     (K.assigned_only_inside_carried, lambda: [vec(3), 0.7, 3]),
     (K.last_inside_carried, lambda: [vec(4), 0.7, 4]),
     (K.array_alias, lambda: [vec(3), 0.7]),
+    (K.after_loop_helper_and_update, lambda: [vec(3), 0.7, 3]),
 ], ids=["strided", "prange_while", "early_return_taken", "early_return_not_taken", "last_iteration",
         "last_iteration_stepped", "last_iteration_no_trip", "conditional_reassignment", "running_minimum",
         "carried_with_reads", "only_inside_last", "only_inside_carried", "last_inside_carried",
-        "array_alias"])
+        "array_alias", "hoist_after_loop"])
 def test_loop_shapes_match_finite_differences(fn, args):
     check(fn, args())
 

@@ -191,8 +191,9 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
                 early.append(s)
             else:
                 late.append(s)
-                if x is not None:
-                    assigned.add(x)
+                # everything it assigns or stores into (also inside an if or loop) stays after the loop
+                assigned |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                written = written | self.body_arrays([s])[1]
         return early, late
 
     def try_fuse(self, s1, loop, s2, scope):
