@@ -3,7 +3,8 @@ transformation (Numba's ``cache=True`` then caches the machine code).
 
 An entry is keyed by a fingerprint of everything the transformation reads:
 
-- adtrans's own source (any change to a rule invalidates every entry);
+- adtrans's own source (any change to a rule invalidates every entry), and the Numba and NumPy
+  versions (types come from Numba's inference);
 - the primal's source and file, the activity tuple and the Numba argument types;
 - every global the primal's code names, followed transitively: the source of
   each ``@njit`` helper or function it calls (which the normaliser inlines), the
@@ -161,8 +162,9 @@ def key_of(primal, activity, argtypes, extra=()) -> str | None:
     if os.environ.get("ADTRANS_GENCACHE", "1") == "0" or primal.pyfunc is None:
         return None
     fp = _Fingerprint()
-    fp.add(_adtrans_digest(), primal.filename, primal.source, tuple(activity), tuple(str(t) for t in argtypes),
-           tuple(extra))
+    import numba
+    fp.add(_adtrans_digest(), numba.__version__, np.__version__, primal.filename, primal.source,
+           tuple(activity), tuple(str(t) for t in argtypes), tuple(extra))
     try:
         fp.function(primal.pyfunc, dict(getattr(primal.dispatcher, "targetoptions", None) or {}))
     except _Uncacheable:
