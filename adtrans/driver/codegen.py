@@ -47,7 +47,7 @@ from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
 from .effects import written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
-                        Return, SetItem, Unpack, While)
+                        Return, SetItem, Unpack, While, iter_ir)
 
 _ADJ_NAME = {"Ssend": "Send", "Issend": "Isend", "barrier": "Barrier", "wait": "Wait", "waitall": "Waitall"}
 _NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
@@ -160,21 +160,14 @@ class Codegen:
         arrays = {p for p, a in self.pa.items() if a == "dup"}
         assigns: dict = {}
 
-        def collect(stmts):
-            for s in stmts:
-                if isinstance(s, Assign):
-                    assigns.setdefault(s.target, []).append(s)
-                elif isinstance(s, (Unpack, For)):
-                    names = s.targets if isinstance(s, Unpack) else \
-                        [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
-                    for t in names:
-                        assigns.setdefault(t, []).append(None)
-                if isinstance(s, (For, While)):
-                    collect(s.body)
-                elif isinstance(s, If):
-                    collect(s.body)
-                    collect(s.orelse)
-        collect(self.ir.body)
+        for s in iter_ir(self.ir.body):
+            if isinstance(s, Assign):
+                assigns.setdefault(s.target, []).append(s)
+            elif isinstance(s, (Unpack, For)):
+                names = s.targets if isinstance(s, Unpack) else \
+                    [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+                for t in names:
+                    assigns.setdefault(t, []).append(None)
 
         def is_array(s) -> bool:
             if s is None:
@@ -262,22 +255,16 @@ class Codegen:
         item assignments and ``op=`` write.  All parameters when a written name is not a
         parameter (it may alias one) or when MPI calls are present (receive buffers)."""
         written, everything = set(), False
-
-        def visit(stmts):
-            nonlocal everything
-            for s in stmts:
-                call = getattr(s, "call", None)
-                if isinstance(call, KernelCall):
-                    written.update(call.args[i].id for i in self.kernel_written(call))
-                elif isinstance(call, MpiCall):
-                    everything = True
-                if isinstance(s, SetItem):
-                    written.add(s.container)
-                elif isinstance(s, AugAssign):
-                    written.add(s.target)
-                for attr in ("body", "orelse"):
-                    visit(getattr(s, attr, None) or [])
-        visit(ir.body)
+        for s in iter_ir(ir.body):
+            call = getattr(s, "call", None)
+            if isinstance(call, KernelCall):
+                written.update(call.args[i].id for i in self.kernel_written(call))
+            elif isinstance(call, MpiCall):
+                everything = True
+            if isinstance(s, SetItem):
+                written.add(s.container)
+            elif isinstance(s, AugAssign):
+                written.add(s.target)
         if everything or written - set(ir.params):
             return list(ir.params)
         return [p for p in ir.params if p in written]

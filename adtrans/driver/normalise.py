@@ -140,6 +140,18 @@ class DriverIR:
     temps: set
 
 
+def iter_ir(stmts):
+    """Every statement of driver IR ``stmts``, depth first in program order (loop and branch
+    bodies included)."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (For, While)):
+            yield from iter_ir(s.body)
+        elif isinstance(s, If):
+            yield from iter_ir(s.body)
+            yield from iter_ir(s.orelse)
+
+
 def _load(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Load())
 

@@ -33,7 +33,7 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
 from ..rules.scalar import INTRINSIC
 from .liveness import upward_exposed
-from .loopinfo import LoopAnalysis, loop_is_prange
+from .loopinfo import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from .markers import POP, PUSH, is_marker, save_restore
 
@@ -179,7 +179,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
     def hoist(self, loop, s2):
         """Split ``s2`` into scalar statements that do not depend on ``loop`` (they may run
         before it) and the rest."""
-        assigned = {scalar_target(s) for s, _ in iter_stmts(loop.body)} - {None}
+        assigned = assigned_scalars(loop.body)
         assigned.add(loop.target.id)
         _, written, _ = self.body_arrays(loop.body)
         early, late = [], []
@@ -230,7 +230,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
                 return False
             if isinstance(n, ast.Name) and n.id.startswith("top") and isinstance(n.ctx, ast.Store):
                 return False
-        produced = {scalar_target(s) for s, _ in iter_stmts(loop.body)} - {None}
+        produced = assigned_scalars(loop.body)
         produced.add(loop.target.id)
         produced |= {n.id for st in f2 for n in ast.walk(st) if isinstance(n, ast.Name)
                      and isinstance(n.ctx, ast.Store)}

@@ -14,6 +14,16 @@ def loop_is_prange(loop) -> bool:
     return isinstance(loop, ast.For) and ast.unparse(loop.iter.func) == "numba.prange"
 
 
+def is_serial_range(loop) -> bool:
+    """``for i in range(...)`` (not ``prange``, not ``while``)."""
+    return isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"
+
+
+def assigned_scalars(body) -> set:
+    """Scalars assigned anywhere in ``body`` (loop variables of nested loops included)."""
+    return {scalar_target(s) for s, _ in iter_stmts(body)} - {None}
+
+
 class LoopAnalysis:
     """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder` (uses its ``norm``,
     ``sites``, ``ancestors``, ``rules`` and ``_needed_cache``)."""
@@ -107,14 +117,9 @@ class LoopAnalysis:
         if not isinstance(loop, ast.For):
             return "a while loop"
         body, i = loop.body, loop.target.id
-        inside = {id(s) for s, _ in iter_stmts(body)}
-        for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None}):
-            sites = [s for s in self.sites[x] if id(s) in inside]
-            accum = all(isinstance(s, ast.AugAssign) for s in sites)
-            if accum:
-                readers = [s for s, _ in iter_stmts(body) if x in reads(s) and s not in sites]
-                if not readers and not any(x in reads(s.value) for s in sites):
-                    continue
+        for x in sorted(assigned_scalars(body)):
+            if self.pure_accumulator(body, x):
+                continue
             if upward_exposed(body, x):
                 return f"`{x}` carries a value from one iteration to the next"
             if self.live_after(loop, x):
@@ -138,8 +143,7 @@ class LoopAnalysis:
         The values of the earlier iterations are then dead: none of them reaches an
         output, so their adjoints are zero (activity analysis per iteration).
         """
-        if not isinstance(loop, ast.For) or loop_is_prange(loop) or \
-                not (isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"):
+        if not is_serial_range(loop):
             return False
         body = loop.body
         if self.live_after(loop, loop.target.id):
@@ -147,7 +151,7 @@ class LoopAnalysis:
         _, writes, _ = self.body_arrays(body)
         if writes - self.private_arrays(loop):
             return False
-        for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None, loop.target.id}):
+        for x in sorted(assigned_scalars(body) - {loop.target.id}):
             if upward_exposed(body, x):
                 return False
             if self.live_after(loop, x) and not definitely_assigns(body, x):
@@ -159,8 +163,7 @@ class LoopAnalysis:
         before it assigns them; pure ``+=`` accumulators excepted), when they are its only
         dependence: a ``range`` loop whose index is dead after it and that reads no array it
         also writes.  None for other loops."""
-        if not isinstance(loop, ast.For) or loop_is_prange(loop) or \
-                not (isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"):
+        if not is_serial_range(loop):
             return None
         key = ("carried", id(loop))
         if key in self._needed_cache:
@@ -168,18 +171,20 @@ class LoopAnalysis:
         body = loop.body
         out = None
         if not self.shared_arrays(loop) and not self.live_after(loop, loop.target.id):
-            inside = {id(s) for s, _ in iter_stmts(body)}
-            out = []
-            for x in sorted({scalar_target(s) for s, _ in iter_stmts(body)} - {None, loop.target.id}):
-                sites = [s for s in self.sites[x] if id(s) in inside]
-                if all(isinstance(s, ast.AugAssign) for s in sites):
-                    readers = [s for s, _ in iter_stmts(body) if x in reads(s) and s not in sites]
-                    if not readers and not any(x in reads(s.value) for s in sites):
-                        continue        # an accumulator: its adjoint is the same in every iteration
-                if upward_exposed(body, x):
-                    out.append(x)
+            out = [x for x in sorted(assigned_scalars(body) - {loop.target.id})
+                   if not self.pure_accumulator(body, x) and upward_exposed(body, x)]
         self._needed_cache[key] = out
         return out
+
+    def pure_accumulator(self, body, x) -> bool:
+        """``x`` is only updated by ``x += v`` in ``body`` and read nowhere else there: its
+        adjoint is the same in every iteration, so it does not tie iterations together."""
+        inside = {id(s) for s, _ in iter_stmts(body)}
+        sites = [s for s in self.sites[x] if id(s) in inside]
+        if not all(isinstance(s, ast.AugAssign) for s in sites):
+            return False
+        readers = [s for s, _ in iter_stmts(body) if x in reads(s) and s not in sites]
+        return not readers and not any(x in reads(s.value) for s in sites)
 
     def unique_stores(self, loop) -> bool:
         """Every store into an outer array writes an element no other iteration writes."""

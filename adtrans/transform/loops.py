@@ -6,8 +6,7 @@ import ast
 import copy
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..analyse.walk import iter_stmts, scalar_target
-from .loopinfo import loop_is_prange
+from .loopinfo import assigned_scalars, loop_is_prange
 from .markers import SCOPE_START, comment, marker, save_restore
 from .scope import Scope
 from .statements import name
@@ -43,7 +42,7 @@ class LoopStrategies:
         # loop variables of independent loops are not live after them (see `independent`)
         names = {L.target.id} if isinstance(L, ast.For) and only_header else set()
         if not only_header:
-            names |= {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None}
+            names |= assigned_scalars(L.body)
         if restrict is not None:
             names &= restrict
         saves, pops = [], []
@@ -55,12 +54,17 @@ class LoopStrategies:
             scope.seen.add(x)
         return saves, pops
 
-    def reversed_iter(self, L):
+    @staticmethod
+    def range_parts(L):
+        """(start, stop, step) of ``L``'s ``range``, as copies."""
         args = [copy.deepcopy(a) for a in L.iter.args]
+        return (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
+            (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
+
+    def reversed_iter(self, L):
         if loop_is_prange(L):
             return copy.deepcopy(L.iter)
-        a, b, c = (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
-            (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
+        a, b, c = self.range_parts(L)
         sub = lambda l, r: ast.BinOp(left=l, op=ast.Sub(), right=r)
         if isinstance(c, ast.Constant) and c.value == 1:
             rargs = [sub(b, ast.Constant(1)), sub(copy.deepcopy(a), ast.Constant(1)), ast.Constant(-1)]
@@ -74,9 +78,7 @@ class LoopStrategies:
 
     def last_iter(self, L):
         """``range`` over just the last index of ``L``'s range (empty if ``L`` runs no iteration)."""
-        args = [copy.deepcopy(a) for a in L.iter.args]
-        a, b, c = (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
-            (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
+        a, b, c = self.range_parts(L)
         A, B, C = (ast.unparse(v) for v in (a, b, c))
         if isinstance(c, ast.Constant) and c.value == 1:
             src = f"range(max({A}, {B} - 1), {B})"
@@ -136,8 +138,7 @@ class LoopStrategies:
             # scalars that outlive an iteration (carried to the next, or read after the loop):
             # their adjoints flow between iterations, so the enclosing scope owns them
             live_in = live_in | set(carried or ()) | {
-                x for x in {scalar_target(s) for s, _ in iter_stmts(L.body)} - {None, L.target.id}
-                if self.live_after(L, x)}
+                x for x in assigned_scalars(L.body) - {L.target.id} if self.live_after(L, x)}
         child = Scope(L, scope, live_in, mode="recompute",
                       prange_var=L.target.id if is_par else None,
                       recompute_root=scope.recompute_root or L, renames=renames)

@@ -85,19 +85,8 @@ class PrangeRewriter:
         thread before the loop and reused by every iteration the thread runs (they are left
         zeroed / empty by each iteration), instead of once per iteration."""
         b = self.b
-        hoisted = []
-        for st in scope.hoisted:
-            v = st.value
-            if isinstance(st, ast.Assign) and isinstance(v, ast.Call) and ast.unparse(v.func) == "np.zeros" \
-                    and len(v.args) == 2 and isinstance(v.args[0], ast.Constant):
-                x = st.targets[0].id
-                rows = b.norm.alloc.fresh(x + "_per_thread")
-                pre.append(ast.parse(f"{rows} = np.zeros(({nthreads}, {v.args[0].value}), "
-                                     f"{ast.unparse(v.args[1])})").body[0])
-                hoisted.append(ast.parse(f"{x} = {rows}[{thread}]").body[0])
-            else:
-                hoisted.append(st)
-        scope.hoisted = hoisted
+        scope.hoisted = self.per_thread_arrays(scope.hoisted, _small_allocations(scope.hoisted), thread,
+                                               nthreads, pre, refill=False)
         for dt in sorted(b.tape_dtypes.get(scope.id, ())):
             tape, _ = b.tape_vars(scope, dt)
             rows = b.norm.alloc.fresh(tape + "_per_thread")
@@ -106,10 +95,11 @@ class PrangeRewriter:
         if scope.tape_rows:
             notes.append("tape: one per thread, reused by its iterations (grows privately past 64 entries)")
 
-    def per_thread_arrays(self, body, small, thread, nthreads, pre, notes):
+    def per_thread_arrays(self, body, small, thread, nthreads, pre, refill=True):
         """Fixed-size arrays an iteration allocates (``np.empty(32)``, their ``zeros_like``
-        shadows) come from one row per thread instead of the allocator (zero-filled where
-        the allocation zeroes)."""
+        shadows: ``small``, see :func:`_small_allocations`) come from one row per thread
+        instead of the allocator.  Zeroed allocations are zero-filled in every iteration, or,
+        with ``refill=False`` (scratch every iteration leaves zeroed), once before the loop."""
         out = []
         for st in body:
             hit = small.get(id(st))
@@ -118,12 +108,11 @@ class PrangeRewriter:
                 continue
             x, size, dtype, zero = hit
             rows = self.b.norm.alloc.fresh(x + "_per_thread")
-            pre.append(ast.parse(f"{rows} = np.empty(({nthreads}, {size}), {dtype})").body[0])
+            make = "np.zeros" if zero and not refill else "np.empty"
+            pre.append(ast.parse(f"{rows} = {make}(({nthreads}, {size}), {dtype})").body[0])
             out.append(ast.parse(f"{x} = {rows}[{thread}]").body[0])
-            if zero:
+            if zero and refill:
                 out.append(ast.parse(f"{x}[:] = 0").body[0])
-        notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
-                     + ", ".join(sorted(v[0] for v in small.values())))
         return out
 
     def rewrite(self, scope, loop: ast.For):
@@ -141,16 +130,24 @@ class PrangeRewriter:
         amap = AffineMap(scope.root.body, i)
         primal_reads, _, _ = b.body_arrays(scope.root.body)
         pre, post, head, notes = [], [], [], []
-        thread = None
+        ids = []
+
+        def thread_ids():
+            """(thread id, thread count) names, defined first in the iteration / before the loop."""
+            if not ids:
+                ids[:] = [b.norm.alloc.fresh("thread"), b.norm.alloc.fresh("n_threads")]
+                pre.insert(0, ast.parse(f"{ids[1]} = num_threads()").body[0])
+                head.insert(0, ast.parse(f"{ids[0]} = thread_id()").body[0])
+            return ids
+
         small = _small_allocations(body)
         if scope.hoisted or b.tape_dtypes.get(scope.id) or small:
-            thread = b.norm.alloc.fresh("thread")
-            nthreads = b.norm.alloc.fresh("n_threads")
-            pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
-            head.append(ast.parse(f"{thread} = thread_id()").body[0])
+            thread, nthreads = thread_ids()
             self.per_thread_scratch(scope, thread, nthreads, pre, notes)
             if small:
-                body = self.per_thread_arrays(body, small, thread, nthreads, pre, notes)
+                body = self.per_thread_arrays(body, small, thread, nthreads, pre)
+                notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
+                             + ", ".join(sorted(v[0] for v in small.values())))
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -167,11 +164,7 @@ class PrangeRewriter:
             if kinds[d] - {"add"}:
                 raise b.error(scope.root, f"prange loop writes `{arr}` at an index that other iterations "
                                           f"may also use", "write each element from one iteration only")
-            if thread is None:
-                thread = b.norm.alloc.fresh("thread")
-                nthreads = b.norm.alloc.fresh("n_threads")
-                pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
-                head.append(ast.parse(f"{thread} = thread_id()").body[0])
+            thread, nthreads = thread_ids()
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
             ndim = b.types[arr].ndim
@@ -200,11 +193,7 @@ class PrangeRewriter:
             for node in ast.walk(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Name) and node.id == d:
                     node.id = part
-            if thread is None:
-                thread = b.norm.alloc.fresh("thread")
-                nthreads = b.norm.alloc.fresh("n_threads")
-                pre.append(ast.parse(f"{nthreads} = num_threads()").body[0])
-                head.insert(0, ast.parse(f"{thread} = thread_id()").body[0])
+            thread, nthreads = thread_ids()
             sums = b.norm.alloc.fresh(d + "_per_thread")
             dt = scalar_dtype_name(b.types[x])
             pre.append(ast.parse(f"{sums} = np.zeros({nthreads}, np.{dt})").body[0])

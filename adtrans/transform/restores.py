@@ -85,13 +85,9 @@ def _strip(stmts, dead: set) -> list:
     for s in stmts:
         if (is_marker(s, PUSH) or is_marker(s, POP)) and s.value.args[2].value in dead:
             continue
-        for field in ("body", "orelse"):
-            if isinstance(s, (ast.If, ast.For, ast.While)):
-                setattr(s, field, _strip(getattr(s, field), dead))
-        if isinstance(s, (ast.For, ast.While)) and not s.body:
-            s.body = [ast.Pass()]
-        if isinstance(s, ast.If) and not s.body:
-            s.body = [ast.Pass()]
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            s.body = _strip(s.body, dead) or [ast.Pass()]
+            s.orelse = _strip(s.orelse, dead)
         out.append(s)
     return out
 
