@@ -112,7 +112,8 @@ class AdjointFunction:
         if len(seeds) < len(gen.seeds):
             seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
         full += seeds[:len(gen.seeds)]
-        return compiled(*full)
+        out = compiled(*full)
+        return () if out is None else out
 
     def source(self, *primal_args) -> str:
         gen, _ = _compiled(self.fn, self.activity, typeof_args(primal_args))

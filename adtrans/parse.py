@@ -33,10 +33,24 @@ class Primal:
     parallel: bool = False
     cuda: bool = False
     decorators: list = field(default_factory=list)
+    first_line: int = 0         # line of the file where ``source`` starts
 
     @property
     def params(self) -> list[str]:
         return [a.arg for a in self.tree.args.args]
+
+    def line_text(self, node) -> str | None:
+        """The source text of statement ``node`` on one line (continuation lines joined), or None."""
+        lineno, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if lineno is None or not self.source:
+            return None
+        lines = self.source.splitlines()
+        first = self.first_line or self.tree.lineno
+        part = lines[lineno - first:(end or lineno) - first + 1]
+        if not part:
+            return None
+        text = " ".join(ln.strip() for ln in part).split("  #")[0].strip()
+        return text if len(text) <= 100 else text[:97] + "..."
 
     def error(self, node, construct: str, hint: str = "") -> UnsupportedError:
         return UnsupportedError(construct, hint, filename=self.filename,
@@ -99,7 +113,7 @@ def parse_function(fn) -> Primal:
     return Primal(name=pyfunc.__name__, tree=tree, filename=filename, source=source,
                   globals=pyfunc.__globals__, pyfunc=pyfunc, dispatcher=dispatcher,
                   parallel=bool(opts.get("parallel", False)), cuda=is_cuda,
-                  decorators=[ast.unparse(d) for d in tree.decorator_list])
+                  decorators=[ast.unparse(d) for d in tree.decorator_list], first_line=first)
 
 
 def parse_file_function(path: str, name: str) -> Primal:
@@ -114,6 +128,6 @@ def parse_file_function(path: str, name: str) -> Primal:
             is_cuda = any(d.startswith("cuda.jit") for d in decos)
             return Primal(name=name, tree=node, filename=path,
                           source=ast.get_source_segment(text, node) or "", globals=None,
-                          parallel=parallel, cuda=is_cuda, decorators=decos)
+                          parallel=parallel, cuda=is_cuda, decorators=decos, first_line=node.lineno)
     raise UnsupportedError(f"no function {name!r} in {path}", "check the FILE.py:FUNC spelling",
                            filename=path)

@@ -13,6 +13,7 @@ from .errors import ActivityError
 from .normalise import normalise
 from .parse import Primal
 from .transform import build_adjoint
+from .transform.tidy import tidy
 
 ACTIVITIES = ("const", "active", "dup")
 
@@ -71,7 +72,7 @@ def generate(primal: Primal, activity, argtypes, name: str | None = None, cache:
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
     adj = build_adjoint(norm, types, act, param_activity, primal.error, name)
-    text = render_function(adj.func, decorator_for(primal, adj.parallel, cache))
+    text = render_function(tidy(adj.func, adj.builder.scalar_names()), decorator_for(primal, adj.parallel, cache))
     return Generated(name=name, function_source=text, params=adj.params, returns=adj.returns,
                      seeds=adj.seeds, global_arrays=dict(norm.global_arrays), parallel=adj.parallel)
 

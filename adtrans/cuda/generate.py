@@ -9,6 +9,7 @@ from ..normalise import normalise
 from ..parse import Primal
 from ..pipeline import Generated, check_activity
 from ..transform import build_adjoint
+from ..transform.tidy import tidy
 from .finalize import CudaFinalizer
 from .lower import CudaExtension, typing_copy
 
@@ -47,7 +48,7 @@ def generate_cuda(primal: Primal, activity, argtypes, name: str | None = None,
     name = name or f"{primal.name}_adjoint"
     adj = build_adjoint(norm, types, act, param_activity, primal.error, name)
     func = CudaFinalizer(adj.builder, norm, types, act, primal, tape_capacity).run(adj.func)
-    text = render_function(func, decorator_for(primal))
+    text = render_function(tidy(func, adj.builder.scalar_names()), decorator_for(primal))
     return Generated(name=name, function_source=text, params=adj.params, returns=[], seeds=[],
                      global_arrays=dict(norm.global_arrays), parallel=False)
 

@@ -18,12 +18,12 @@ class NameAllocator:
 
     def fresh(self, base: str) -> str:
         base = re.sub(r"\W", "_", base).strip("_") or "t"
-        if base not in self.taken and not base[0].isdigit():
+        if base != "t" and base not in self.taken and not base[0].isdigit():
             return self.reserve(base)
         n = self.counters.get(base, 0)
         while True:
             n += 1
-            cand = f"{base}_{n}"
+            cand = f"t{n}" if base == "t" else f"{base}_{n}"
             if cand not in self.taken:
                 self.counters[base] = n
                 return self.reserve(cand)

@@ -160,6 +160,42 @@ class Resolver:
         return dotted
 
 
+_KEEP_BASES = ("_bound", "shape", "cond", "keep_going")
+
+
+def _part(e) -> str | None:
+    """A short spelling of an atom for a name: ``i``, ``2``, else None."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Constant) and type(e.value) is int and e.value >= 0:
+        return str(e.value)
+    return None
+
+
+def value_name(rhs, base: str) -> str:
+    """A temporary's name from the value it holds: ``x_i`` for ``x[i]``, ``ip1`` for ``i + 1``,
+    ``exp_r2`` for ``math.exp(r2)``, else ``t`` (numbered ``t1``, ``t2``...).  Bases that say what
+    a value is for (loop bounds, shapes, conditions) are kept."""
+    if base.endswith(_KEEP_BASES):
+        return base
+    name = None
+    if isinstance(rhs, ast.Subscript) and isinstance(rhs.value, ast.Name):
+        idx = rhs.slice.elts if isinstance(rhs.slice, ast.Tuple) else [rhs.slice]
+        parts = [_part(i) for i in idx]
+        if all(parts):
+            name = "_".join([rhs.value.id] + parts)
+    elif isinstance(rhs, ast.BinOp) and isinstance(rhs.left, ast.Name) and isinstance(rhs.right, ast.Constant) \
+            and type(rhs.right.value) is int and isinstance(rhs.op, (ast.Add, ast.Sub)) and rhs.right.value > 0:
+        name = f"{rhs.left.id}{'p' if isinstance(rhs.op, ast.Add) else 'm'}{rhs.right.value}"
+    elif isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "intrinsic":
+        fn = ast.unparse(rhs.func).split(".")[-1]
+        parts = [p for p in (_part(a) for a in rhs.args) if p]
+        name = "_".join([fn] + parts[:2]) if parts else fn + "_v"
+    if name is None or len(name) > 24:
+        return "t"
+    return name
+
+
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
                  inline_stack=(), resolver: Resolver | None = None, ext=None):
@@ -221,12 +257,23 @@ class Normaliser:
 
     def block(self, stmts, out, top=False):
         for i, s in enumerate(stmts):
+            start = len(out)
             if isinstance(s, ast.Return):
                 if not (top and i == len(stmts) - 1):
                     raise self.err(s, "return inside control flow after lowering")
                 self.ret(s, out)
             else:
                 self.stmt(s, out)
+            self.tag_source(out[start:], s)
+
+    def tag_source(self, produced, s):
+        """Give the statements lowered from ``s`` its source text (inlined helpers keep their own)."""
+        text = self.p.line_text(s)
+        if text is None:
+            return
+        for st in produced:
+            if getattr(st, "adtrans_source", None) is None:
+                st.adtrans_source = text
 
     def ret(self, s: ast.Return, out):
         if s.value is None:
@@ -447,7 +494,7 @@ class Normaliser:
             raise self.err(expr, "tuple value in an expression", "unpack it first")
         if is_atom(rhs):
             return rhs
-        t = self.fresh(base)
+        t = self.fresh(value_name(rhs, base))
         if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
             self.arrays.add(t)
         out.append(ast.copy_location(ast.Assign(targets=[_name(t, True)], value=rhs), expr))

@@ -44,6 +44,15 @@ for _k, (_spell, _t) in INTRINSIC.items():
     _SPELLED.setdefault(_spell, _k)
 
 
+def tag_reverse(rev, s):
+    """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the
+    ``# adjoint of:`` comments)."""
+    src = getattr(s, "adtrans_source", None)
+    if src is not None:
+        for r in rev:
+            r.adtrans_reverse_of = src
+
+
 def _weight(loop, depth=1) -> int:
     """Rough work of a loop: statements, weighted by ten per level of loop nesting."""
     w = 0
@@ -97,6 +106,11 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         if x not in self.adj_names:
             self.adj_names[x] = self.norm.alloc.fresh("d_" + x)
         return self.adj_names[x]
+
+    def scalar_names(self) -> set:
+        """The primal's scalars and their adjoints (for the clean-up passes)."""
+        out = {x for x, t in self.types.items() if not is_array(t)}
+        return out | {self.adj_names[x] for x in out if x in self.adj_names}
 
     def is_active(self, x: str) -> bool:
         return x in self.act.active
@@ -274,6 +288,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         primal = self.forward_copy(s, scope)
         if primal is None:          # recomputing: the side effect already happened
             rev = self.rules.reverse(s) + self.kill_adjoint(s, x, scope, depth)
+            tag_reverse(rev, s)
             self.touch(rev, scope)
             return [], rev
         restore = None
@@ -302,6 +317,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
                                                keywords=[])))
         if restore is not None:
             rev.append(restore)
+        tag_reverse(rev, s)
         self.touch(rev, scope)
         self.touch(fwd, scope)
         return fwd, rev

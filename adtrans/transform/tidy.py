@@ -1,0 +1,380 @@
+"""Clean-up of a lowered adjoint so that it reads like hand-written code.
+
+The engine writes every adjoint as ``d_x = 0`` at the top of its scope and
+``d_x += ...`` at each use, lowers returns into ``result = ...`` and leaves
+``if c: pass``.  These passes, run on the final ``FunctionDef`` of either target,
+remove that noise without changing what the function computes:
+
+- **constant folding** of integer arithmetic (``range(n - 1, 1 - 1, -1)`` ->
+  ``range(n - 1, 0, -1)``);
+- **declarations at first use**: ``d_x = 0.0`` (or ``= seed``) moves down to the
+  statement of its block that first mentions ``d_x``;
+- **first accumulation is an assignment**: ``d_x = 0.0; ...; d_x += e`` becomes
+  ``d_x = e`` where ``d_x`` is known to hold zero (a forward "known zero"
+  analysis; inside loops only what is zero on entry *and* at the end of every
+  iteration; nothing flows into ``prange`` bodies, whose scalars Numba
+  privatises or reduces);
+- **dead stores**: assignments of pure values to scalars nobody reads later
+  (backward liveness with loop fixpoints): the primal result the adjoint does not
+  return, the adjoint kill after a scalar's last use, tape-free temporaries;
+- **copy propagation** of ``d_r = seed`` (a parameter never reassigned);
+- **empty control flow**: ``if c: pass`` becomes ``if not c: ...`` or goes,
+  empty loops over ``range`` go, ``return ()`` goes (the caller reads ``()``);
+- **comments**: one ``# adjoint of: <source line>`` before the reverse-sweep
+  statements of each source statement (from the ``adtrans_reverse_of`` tag the
+  builder puts on them).
+
+Array element stores, calls that are not known to be pure, and everything a
+target lowered (atomics, barriers, tape pushes) are never removed.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from .markers import comment
+
+# calls without side effects (their results may be dropped when unused)
+_PURE_PREFIXES = ("math.", "np.")
+_PURE_CALLS = {"abs", "min", "max", "float", "int", "bool", "len", "range", "num_threads", "thread_id",
+               "numba.prange"}
+_COMPOUND = (ast.For, ast.While, ast.If)
+
+
+def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
+    """Apply the clean-up passes above to ``func`` in place and return it.
+
+    ``scalars``: names known to hold scalars; only their ``x += v`` may be dropped as dead
+    (on an array ``+=`` updates it in place)."""
+    _Fold().visit(func)
+    params = {a.arg for a in func.args.args}
+    for _ in range(6):
+        before = ast.dump(func)
+        stored = _stored_names(func.body)
+        func.body = _sink(func.body, stored, params)
+        _zero_fold(func.body, set())
+        func.body = _dead_stores(func.body, set(), scalars)[0]
+        _propagate_params(func, params)
+        func.body = _propagate_copies(func.body, _stored_names(func.body))
+        func.body = _empty_control(func.body)
+        if ast.dump(func) == before:
+            break
+    last = func.body[-1] if func.body else None
+    if isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple) and not last.value.elts:
+        func.body.pop()
+    func.body = _comments(func.body) or [ast.Pass()]
+    return ast.fix_missing_locations(func)
+
+
+# --------------------------------------------------------------------------- helpers
+def _loads(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(getattr(n, "ctx", None), ast.Store)}
+
+
+def _stores(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(getattr(n, "ctx", None), ast.Store)}
+
+
+def _mentions(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _stored_names(body) -> dict:
+    """How many times each name is stored; under ``("uses", name)``, how many times it is read."""
+    count: dict = {}
+    for s in body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name):
+                key = n.id if isinstance(getattr(n, "ctx", None), ast.Store) else ("uses", n.id)
+                count[key] = count.get(key, 0) + 1
+    return count
+
+
+def _header_loads(s) -> set:
+    if isinstance(s, ast.For):
+        return _loads(s.iter)
+    if isinstance(s, (ast.While, ast.If)):
+        return _loads(s.test)
+    return _loads(s)
+
+
+def _is_pure(e) -> bool:
+    for n in ast.walk(e):
+        if isinstance(n, ast.Call):
+            f = ast.unparse(n.func)
+            if not (f in _PURE_CALLS or f.startswith(_PURE_PREFIXES)):
+                return False
+        elif isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)):
+            return False
+    return True
+
+
+def _scalar_store(s, scalars) -> str | None:
+    """Target name of ``x = pure`` / ``x op= pure`` (``x`` a scalar), the statements a dead-store
+    pass may drop."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+        return s.targets[0].id if _is_pure(s.value) else None
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in scalars:
+        return s.target.id if _is_pure(s.value) else None
+    return None
+
+
+def _is_zero(e) -> bool:
+    """``0.0`` or ``np.float32(0)``: a float zero (integer zeros are counters, left alone)."""
+    if isinstance(e, ast.Constant):
+        return type(e.value) is float and e.value == 0.0
+    return (isinstance(e, ast.Call) and ast.unparse(e.func) in ("np.float32", "np.float64") and len(e.args) == 1
+            and isinstance(e.args[0], ast.Constant) and e.args[0].value == 0 and not e.keywords)
+
+
+def _is_prange(s) -> bool:
+    return isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and ast.unparse(s.iter.func) in (
+        "numba.prange", "prange")
+
+
+def _is_comment(s) -> bool:
+    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name) \
+        and s.value.func.id == "__comment__"
+
+
+def _children(s):
+    if isinstance(s, (ast.For, ast.While)):
+        return ("body",)
+    if isinstance(s, ast.If):
+        return ("body", "orelse")
+    return ()
+
+
+# --------------------------------------------------------------------------- passes
+class _Fold(ast.NodeTransformer):
+    """Fold integer arithmetic on constants."""
+    _OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        fn = self._OPS.get(type(node.op))
+        if fn and all(isinstance(x, ast.Constant) and type(x.value) is int for x in (node.left, node.right)):
+            return ast.copy_location(ast.Constant(fn(node.left.value, node.right.value)), node)
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+                and type(node.operand.value) is int:
+            return ast.copy_location(ast.Constant(-node.operand.value), node)
+        return node
+
+
+def _movable(s, stored, params) -> str | None:
+    """``x = constant`` or ``x = p`` (a parameter never reassigned): the name ``x``, else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and (
+            isinstance(s.value, ast.Constant) or _is_zero(s.value)
+            or (isinstance(s.value, ast.Name) and s.value.id in params and s.value.id not in stored)):
+        return s.targets[0].id
+    return None
+
+
+def _sink(stmts, stored, params):
+    """Move ``x = 0.0`` / ``x = param`` down to the first statement of the block mentioning ``x``
+    (past other statements, not past other such declarations)."""
+    out = list(stmts)
+    for s in out:
+        for field in _children(s):
+            setattr(s, field, _sink(getattr(s, field), stored, params))
+    for k in range(len(out) - 1, -1, -1):
+        x = _movable(out[k], stored, params)
+        if x is None:
+            continue
+        j = next((j for j in range(k + 1, len(out)) if x in _mentions(out[j])), None)
+        if j is None:
+            continue
+        while j - 1 > k and _is_comment(out[j - 1]):
+            j -= 1          # a comment stays with the statement it describes
+        if any(_movable(out[m], stored, params) is None for m in range(k + 1, j)):
+            out.insert(j - 1, out.pop(k))
+    return out
+
+
+def _zero_fold(stmts, zero: set) -> set:
+    """Rewrite ``x += e`` to ``x = e`` in place where ``x`` holds a float zero; returns the zero set
+    after ``stmts``."""
+    zero = set(zero)
+    for k, s in enumerate(stmts):
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in zero \
+                and isinstance(s.op, (ast.Add, ast.Sub)) and s.target.id not in _loads(s.value):
+            value = s.value if isinstance(s.op, ast.Add) else ast.UnaryOp(op=ast.USub(), operand=s.value)
+            new = ast.copy_location(ast.Assign(targets=[ast.Name(s.target.id, ast.Store())], value=value), s)
+            new.__dict__.update({a: v for a, v in s.__dict__.items() if a.startswith("adtrans_")})
+            stmts[k] = new
+            zero.discard(s.target.id)
+        elif isinstance(s, ast.If):
+            zero = _zero_fold(s.body, zero) & _zero_fold(s.orelse, zero)
+        elif isinstance(s, (ast.For, ast.While)):
+            entry = set() if _is_prange(s) else set(zero)
+            if isinstance(s, ast.For):
+                entry.discard(s.target.id)
+            while True:     # zero on entry and after every iteration (found without rewriting)
+                new_entry = entry & _zero_fold(copy.deepcopy(s.body), entry)
+                if new_entry == entry:
+                    break
+                entry = new_entry
+            _zero_fold(s.body, entry)
+            zero = (zero - _stores(s)) | entry
+        else:
+            zero -= _stores(s)
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                    and _is_zero(s.value):
+                zero.add(s.targets[0].id)
+    return zero
+
+
+def _dead_stores(stmts, live_after: set, scalars, remove=True):
+    """Drop pure scalar stores whose target is not live; returns ``(stmts, live_before)``."""
+    live = set(live_after)
+    out = []
+    for s in reversed(stmts):
+        if isinstance(s, ast.If):
+            body, lb = _dead_stores(s.body, live, scalars, remove)
+            orelse, lo = _dead_stores(s.orelse, live, scalars, remove)
+            if remove:
+                s.body, s.orelse = body, orelse
+            live = lb | lo | _loads(s.test)
+        elif isinstance(s, (ast.For, ast.While)):
+            target = {s.target.id} if isinstance(s, ast.For) else set()
+            header = _header_loads(s)
+            carried = set()
+            while True:
+                end = live | (carried - target) | (header if isinstance(s, ast.While) else set())
+                _, lin = _dead_stores(s.body, end, scalars, remove=False)
+                if lin <= carried:
+                    break
+                carried |= lin
+            end = live | (carried - target) | (header if isinstance(s, ast.While) else set())
+            if remove:
+                s.body = _dead_stores(s.body, end, scalars)[0]
+            live = live | (carried - target) | header
+        else:
+            x = _scalar_store(s, scalars)
+            if remove and x is not None and x not in live:
+                continue
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+                live = (live - {s.targets[0].id}) | _loads(s)
+            else:
+                live = live | _loads(s)
+        out.append(s)
+    out.reverse()
+    return out, live
+
+
+def _propagate_params(func, params):
+    """``a = p`` with ``p`` a parameter never reassigned and ``a`` assigned once: use ``p`` for ``a``."""
+    stored = _stored_names(func.body)
+    copies = {}
+    for s in ast.walk(ast.Module(body=func.body, type_ignores=[])):
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                and isinstance(s.value, ast.Name) and s.value.id in params and s.value.id not in stored \
+                and stored.get(s.targets[0].id) == 1 and s.targets[0].id not in params:
+            copies[s.targets[0].id] = s.value.id
+    if not copies:
+        return
+
+    class _Use(ast.NodeTransformer):
+        def visit_Name(self, node):
+            if not isinstance(getattr(node, "ctx", None), ast.Store) and node.id in copies:
+                return ast.copy_location(ast.Name(copies[node.id], ast.Load()), node)
+            return node
+
+    _Use().visit(func)
+    func.body = _drop_copies(func.body, copies)
+
+
+def _propagate_copies(stmts, stored):
+    """``a = b`` where ``a`` is assigned only here and read only later in this block, and ``b`` is not
+    reassigned after it in the block: read ``b`` instead and drop the copy."""
+    out = list(stmts)
+    for s in out:
+        for field in _children(s):
+            setattr(s, field, _propagate_copies(getattr(s, field), stored))
+    k = 0
+    while k < len(out):
+        s = out[k]
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                and isinstance(s.value, ast.Name) and stored.get(s.targets[0].id) == 1:
+            a, b = s.targets[0].id, s.value.id
+            rest = ast.Module(body=out[k + 1:], type_ignores=[])
+            elsewhere = sum(1 for n in ast.walk(ast.Module(body=out, type_ignores=[]))
+                            if isinstance(n, ast.Name) and n.id == a) - 1
+            here = sum(1 for n in ast.walk(rest) if isinstance(n, ast.Name) and n.id == a)
+            if a != b and here == elsewhere and b not in _stores(rest) and here == _uses_total(a, stored):
+                _Rename({a: b}).visit(rest)
+                del out[k]
+                continue
+        k += 1
+    return out
+
+
+def _uses_total(name, stored):
+    return stored.get(("uses", name), 0)
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, mapping):
+        self.mapping = mapping
+
+    def visit_Name(self, node):
+        if node.id in self.mapping and not isinstance(getattr(node, "ctx", None), ast.Store):
+            return ast.copy_location(ast.Name(self.mapping[node.id], ast.Load()), node)
+        return node
+
+
+def _drop_copies(stmts, copies):
+    out = []
+    for s in stmts:
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and s.targets[0].id in copies:
+            continue
+        for field in _children(s):
+            setattr(s, field, _drop_copies(getattr(s, field), copies))
+        out.append(s)
+    return out
+
+
+def _empty(body) -> bool:
+    return all(isinstance(s, ast.Pass) for s in body)
+
+
+def _empty_control(stmts):
+    out = []
+    for s in stmts:
+        for field in _children(s):
+            setattr(s, field, _empty_control(getattr(s, field)))
+        if isinstance(s, ast.If):
+            if _empty(s.body) and _empty(s.orelse) and _is_pure(s.test):
+                continue
+            if _empty(s.body):
+                test = s.test.operand if isinstance(s.test, ast.UnaryOp) and isinstance(s.test.op, ast.Not) \
+                    else ast.UnaryOp(op=ast.Not(), operand=s.test)
+                s.test, s.body, s.orelse = test, s.orelse, []
+            s.orelse = [x for x in s.orelse if not isinstance(x, ast.Pass)]
+        if isinstance(s, ast.For) and _empty(s.body) and _is_pure(s.iter):
+            continue
+        if isinstance(s, (ast.For, ast.While, ast.If)):
+            s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
+        out.append(s)
+    return out
+
+
+def _comments(stmts):
+    """One ``# adjoint of: <line>`` before each run of reverse statements of one source statement."""
+    out, prev = [], None
+    for s in stmts:
+        if isinstance(s, _COMPOUND):
+            for field in _children(s):
+                setattr(s, field, _comments(getattr(s, field)))
+            prev = None
+        else:
+            src = getattr(s, "adtrans_reverse_of", None)
+            if src is not None and src != prev:
+                out.append(comment(f"adjoint of: {src}"))
+                prev = src
+        out.append(s)
+    return out
