@@ -6,7 +6,7 @@ Pipeline (one package per stage): :mod:`adtrans.parse` -> :mod:`adtrans.normalis
 """
 from .api import Active, AdjointFunction, Const, Duplicated, adjoint, autodiff, grad, source
 from .errors import ActivityError, ADError, TypingError, UnsupportedError
-from .markers import differentiable
+from .gen import differentiable
 
 __version__ = "0.1.0"
 __all__ = ["Active", "differentiable", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "source",

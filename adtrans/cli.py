@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import codegen
+from . import gen as gen_writer
 from .errors import ADError
 from .parse import parse_file_function
 from .pipeline import generate
@@ -24,14 +24,14 @@ def _split_target(spec: str):
 
 def cmd_show(args) -> int:
     path, func = _split_target(args.target)
-    targets = codegen.find_targets(path, only=[func], activity=args.activity, signature=args.signature)
+    targets = gen_writer.find_targets(path, only=[func], activity=args.activity, signature=args.signature)
     t = targets[0]
     primal = parse_file_function(path, func)
     if primal.cuda:
         from .cuda.generate import generate_cuda
-        gen = generate_cuda(primal, t.activity, codegen.argtypes_of(t.signature))
+        gen = generate_cuda(primal, t.activity, gen_writer.argtypes_of(t.signature))
     else:
-        gen = generate(primal, t.activity, codegen.argtypes_of(t.signature))
+        gen = generate(primal, t.activity, gen_writer.argtypes_of(t.signature))
     print(gen.function_source)
     return 0
 
@@ -40,19 +40,19 @@ def cmd_gen(args) -> int:
     only = [f.strip() for f in args.only.split(",")] if args.only else None
     status = 0
     for path in args.files:
-        targets = codegen.find_targets(path, only=only, activity=args.activity, signature=args.signature)
+        targets = gen_writer.find_targets(path, only=only, activity=args.activity, signature=args.signature)
         if not targets:
             print(f"{path}: no kernels marked @adtrans.differentiable (use --only FUNC)", file=sys.stderr)
             status = max(status, 1)
             continue
-        source = codegen.generate_module(path, targets)
-        out = Path(args.output) if args.output else codegen.default_output(path)
+        source = gen_writer.generate_module(path, targets)
+        out = Path(args.output) if args.output else gen_writer.default_output(path)
         if args.check:
-            if codegen.is_stale(out, source):
+            if gen_writer.is_stale(out, source):
                 print(f"{out} is stale: run `adtrans gen {path}`", file=sys.stderr)
                 status = 1
             continue
-        wrote = codegen.write_generated(out, source, path)
+        wrote = gen_writer.write_generated(out, source, path)
         print(f"{'wrote' if wrote else 'unchanged'} {out} ({', '.join(t.name for t in targets)})")
     return status
 

@@ -57,7 +57,7 @@ def test_two_dimensional_grid_and_primal_atomics():
     assert "cuda.atomic.add(out, i," in text                 # the primal's atomic, in the forward sweep
     assert "d_A[i, j] +=" in text and "atomic.add(d_A" not in text
     assert "cuda.atomic.add(d_w, j," in text                 # w[j] is read by every row
-    assert "+= d_out[i]" in text and "atomic.add(d_out" not in text
+    assert re.search(r"= d_out\[i\]", text) and "atomic.add(d_out" not in text
 
 
 def test_shared_memory_reduction_mirrors_barriers():
@@ -74,7 +74,8 @@ def test_shared_memory_reduction_mirrors_barriers():
 
 def test_device_function_is_inlined_and_local_arrays_get_local_shadows():
     text = src("spring_chain")
-    assert "soft_energy(" not in text and "math.sqrt" in text
+    code = "\n".join(ln for ln in text.splitlines() if not ln.strip().startswith("#"))   # comments quote the source
+    assert "soft_energy(" not in code and "math.sqrt" in code
     assert "d_k[i] +=" in text and "cuda.atomic.add(d_x," in text
     text = src("poly_local")
     assert "d_p = cuda.local.array(4, np.float64)" in text

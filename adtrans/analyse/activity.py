@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 
 from .types import is_array, is_float
-from .walk import iter_stmts, reads
+from ..ir.walk import iter_stmts, reads
 
 
 @dataclass

@@ -11,7 +11,7 @@ Runs on the adjoint ``FunctionDef`` after the core finalize pass:
      has the same one-to-one affine form in the thread's grid coordinate
      (``cuda.grid(1)``, or ``threadIdx.x + blockIdx.x * blockDim.x``; with
      ``cuda.grid(2)`` one position per coordinate), analysed with
-     :mod:`adtrans.transform.affine`.  Otherwise ``cuda.atomic.add``;
+     :mod:`adtrans.ir.affine`.  Otherwise ``cuda.atomic.add``;
    - shared-memory arrays: the shadow is a ``cuda.shared.array`` of the same
      shape and dtype, zeroed by the block at kernel start followed by
      ``cuda.syncthreads()``, and accumulated with ``cuda.atomic.add``;
@@ -43,8 +43,8 @@ import os
 from collections import defaultdict
 
 from ..analyse.types import is_array
-from ..analyse.walk import iter_stmts, rewrite_stmts
-from ..transform.affine import AffineMap
+from ..ir.walk import iter_stmts, rewrite_stmts
+from ..ir.affine import AffineMap
 from .lower import ALLOCS, cuda_call_member, is_cuda_int
 
 #: A halving loop (``while x > 0: ... x //= 2``) runs at most this many times on 64-bit integers.
@@ -163,7 +163,7 @@ class CudaFinalizer:
         return ast.fix_missing_locations(func)
 
     def comment(self, text):
-        from ..transform.markers import comment
+        from ..ir.markers import comment
         return comment("cuda adjoint: " + text)
 
     # ----------------------------------------------------------- validation

@@ -20,7 +20,7 @@ returned float is its part of a global sum, and each rank gets the adjoint of
 its own data.
 
 Pipeline (this package): :mod:`.normalise` (hoisting, three-address calls) ->
-:mod:`.activity` -> :mod:`.codegen` (forward sweep with a tape, reverse sweep;
+:mod:`.activity` -> :mod:`.sweeps` (forward sweep with a tape, reverse sweep;
 expression rules in :mod:`.exprs`, kernel effects in :mod:`.effects`, MPI
 rules in :mod:`adtrans.mpi.rules`) -> a plain Python function whose globals are
 the driver's module globals.  The generated file is kept in
@@ -43,10 +43,10 @@ from ..errors import ActivityError, UnsupportedError
 from ..parse import parse_function, python_function
 from . import runtime
 from .activity import Activity
-from .codegen import Codegen
+from .sweeps import Sweeps
 from .effects import written_params
 from .normalise import normalise_driver
-from .resolve import Resolver
+from .calls import Resolver
 
 __all__ = ["autodiff_driver", "driver_adjoint", "driver_source", "DriverAdjoint", "last_tape_nbytes"]
 
@@ -90,7 +90,7 @@ class DriverAdjoint:
         pa = dict(zip(params, self.activity))
         resolver = Resolver(self.primal.globals, ir.locals)
         act = Activity(ir, pa, resolver, written_params)
-        gen = Codegen(self.primal, ir, pa, act, resolver)
+        gen = Sweeps(self.primal, ir, pa, act, resolver)
         self.source = gen.generate()
         self.name = f"{self.primal.name}_adjoint"
         self.uses_mpi = "_mpi." in self.source

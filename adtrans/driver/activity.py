@@ -25,7 +25,7 @@ import ast
 from ..mpi.specs import SUPPORTED
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
                         Unpack, While)
-from .resolve import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_PASSIVE
+from .calls import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_PASSIVE
 
 PASSIVE_ATTRS = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides", "flags",
                            "rank", "Get_rank", "Get_size"})

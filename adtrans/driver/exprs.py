@@ -1,7 +1,7 @@
 """Adjoints of the expressions of a driver (scalar and NumPy-array arithmetic).
 
 The reverse sweep runs with the primal state restored to what it was before
-the statement (see :mod:`adtrans.driver.codegen`), so an expression's
+the statement (see :mod:`adtrans.driver.sweeps`), so an expression's
 intermediate values are *recomputed* there (``_v1 = np.sum(u * u)``) instead
 of being stored, then adjoints flow from the root to the leaves:
 

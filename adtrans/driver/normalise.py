@@ -26,7 +26,7 @@ import inspect
 from dataclasses import dataclass, field
 
 from ..mpi.specs import PASSIVE_METHODS, REQUEST_CREATORS, SUPPORTED, describe_supported
-from .resolve import CallKind, Resolver
+from .calls import CallKind, Resolver
 
 
 # ----------------------------------------------------------------------------- statements

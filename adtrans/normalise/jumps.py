@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from .names import NameAllocator
+from ..ir.names import NameAllocator
 
 
 def _contains(stmts, kinds, stop_at_loops=False) -> bool:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import ast
 
-from ..analyse.walk import iter_stmts
+from ..ir.liveness import definitely_assigns, upward_exposed
+from ..ir.walk import iter_stmts, reads
 
 
 def reads_outside_loops(body) -> dict:
     """For each loop (by id): the names read by statements outside its body."""
-    from ..analyse.walk import reads
     stmts = list(iter_stmts(body))
     loops = [s for s, _ in stmts if isinstance(s, (ast.For, ast.While))]
     out = {}
@@ -75,7 +75,6 @@ class SSA:
 
     def _body_local(self, loop) -> set:
         """Names of the loop body that every iteration assigns before reading."""
-        from ..transform.liveness import upward_exposed
         return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
 
     def block(self, stmts, env, defined, frozen, cont):
@@ -92,7 +91,6 @@ class SSA:
         return out
 
     def live_out(self, x, cont) -> bool:
-        from ..transform.liveness import definitely_assigns, upward_exposed
         for stmts in cont:
             if upward_exposed(stmts, x):
                 return True

@@ -23,13 +23,16 @@ import copy
 import math
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from ..errors import UnsupportedError
-from ..parse import Primal, parse_function
+from ..ir.names import NameAllocator, names_in
+from ..ir.nodes import name
+from ..parse import Primal, parse_file_function, parse_function
 from ..rules.scalar import intrinsic_of, spelling
 from .jumps import JumpLowering
-from .names import NameAllocator, names_in
+from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
 DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "intp", "int16", "uint32", "uint64"}
@@ -72,10 +75,6 @@ class Normalised:
                 ast.Tuple(elts=[ast.Name(r) for r in self.results], ctx=ast.Load())
             fn.body = fn.body + [ast.Return(value=ret)]
         return ast.unparse(ast.fix_missing_locations(fn))
-
-
-def _name(id_, store=False):
-    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
 
 
 def is_atom(node) -> bool:
@@ -230,7 +229,6 @@ class Normaliser:
         out: list[ast.stmt] = []
         self.block(body, out, top=True)
         out = self.freeze_branch_tests(out)
-        from .ssa import SSA, reads_outside_loops
         out = SSA(self.fresh, self.arrays, self.results, reads_outside_loops(out)).run(out, self.p.params)
         return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
                           filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
@@ -248,8 +246,8 @@ class Normaliser:
                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
                 if s.test.id in assigned:
                     c = self.fresh(s.test.id + "_taken")
-                    out.append(ast.copy_location(ast.Assign(targets=[_name(c, True)], value=_name(s.test.id)), s))
-                    s.test = _name(c)
+                    out.append(ast.copy_location(ast.Assign(targets=[name(c, True)], value=name(s.test.id)), s))
+                    s.test = name(c)
             elif isinstance(s, (ast.For, ast.While)):
                 s.body = self.freeze_branch_tests(s.body)
             out.append(s)
@@ -330,7 +328,7 @@ class Normaliser:
             body = []
             self.block(s.body, body)
             self.assign_expr(c, s.test, body, s)
-            out.append(ast.copy_location(ast.While(test=_name(c), body=body, orelse=[]), s))
+            out.append(ast.copy_location(ast.While(test=name(c), body=body, orelse=[]), s))
             return
         if isinstance(s, ast.Raise):
             out.append(s)
@@ -352,7 +350,7 @@ class Normaliser:
             tmp = self.fresh("value")
             self.assign_expr(tmp, s.value, out, s)
             for t in s.targets:
-                self.assign(ast.copy_location(ast.Assign(targets=[t], value=_name(tmp)), s), out)
+                self.assign(ast.copy_location(ast.Assign(targets=[t], value=name(tmp)), s), out)
             return
         target = s.targets[0]
         if isinstance(target, ast.Name):
@@ -360,7 +358,7 @@ class Normaliser:
         if isinstance(target, ast.Subscript):
             arr, idx = self.subscript_parts(target, out)
             val = self.atom(s.value, out, arr + "_value")
-            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=_name(arr), slice=idx,
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=name(arr), slice=idx,
                                                                            ctx=ast.Store())], value=val), s))
             return
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -379,8 +377,8 @@ class Normaliser:
             for t, v in zip(elts, temps):
                 if isinstance(v, ast.Name) and any(isinstance(e, ast.Name) and e.id == v.id for e in elts):
                     h = self.fresh(v.id + "_old")
-                    out.append(ast.copy_location(ast.Assign(targets=[_name(h, True)], value=v), s))
-                    v = _name(h)
+                    out.append(ast.copy_location(ast.Assign(targets=[name(h, True)], value=v), s))
+                    v = name(h)
                 held.append(v)
             for t, v in zip(elts, held):
                 self.assign(ast.copy_location(ast.Assign(targets=[t], value=v), s), out)
@@ -394,24 +392,24 @@ class Normaliser:
                 val = self.atom(s.value, out, target.id + "_inc")
                 if isinstance(val, ast.Name) and val.id == target.id:
                     val = self.copy_to_temp(val, out, s)
-                out.append(ast.copy_location(ast.AugAssign(target=_name(target.id, True), op=s.op, value=val), s))
+                out.append(ast.copy_location(ast.AugAssign(target=name(target.id, True), op=s.op, value=val), s))
                 return
-            expr = ast.BinOp(left=_name(target.id), op=s.op, right=s.value)
+            expr = ast.BinOp(left=name(target.id), op=s.op, right=s.value)
             return self.assign_expr(target.id, ast.copy_location(expr, s), out, s)
         if isinstance(target, ast.Subscript):
             arr, idx = self.subscript_parts(target, out)
             if isinstance(s.op, (ast.Add, ast.Sub)):
                 val = self.atom(s.value, out, arr + "_inc")
                 out.append(ast.copy_location(ast.AugAssign(
-                    target=ast.Subscript(value=_name(arr), slice=idx, ctx=ast.Store()), op=s.op, value=val), s))
+                    target=ast.Subscript(value=name(arr), slice=idx, ctx=ast.Store()), op=s.op, value=val), s))
                 return
             old = self.fresh(arr + "_old")
-            out.append(ast.copy_location(ast.Assign(targets=[_name(old, True)], value=ast.Subscript(
-                value=_name(arr), slice=copy.deepcopy(idx), ctx=ast.Load())), s))
+            out.append(ast.copy_location(ast.Assign(targets=[name(old, True)], value=ast.Subscript(
+                value=name(arr), slice=copy.deepcopy(idx), ctx=ast.Load())), s))
             new = self.fresh(arr + "_new")
-            self.assign_expr(new, ast.copy_location(ast.BinOp(left=_name(old), op=s.op, right=s.value), s), out, s)
-            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=_name(arr), slice=idx,
-                                                                           ctx=ast.Store())], value=_name(new)), s))
+            self.assign_expr(new, ast.copy_location(ast.BinOp(left=name(old), op=s.op, right=s.value), s), out, s)
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=name(arr), slice=idx,
+                                                                           ctx=ast.Store())], value=name(new)), s))
             return
         raise self.err(s, f"augmented assignment to `{ast.unparse(target)}`")
 
@@ -438,13 +436,12 @@ class Normaliser:
         body = []
         self.block(s.body, body)
         call = ast.Call(func=ast.parse(kind, mode="eval").body, args=args, keywords=[])
-        out.append(ast.copy_location(ast.For(target=_name(s.target.id, True), iter=call, body=body or [ast.Pass()],
+        out.append(ast.copy_location(ast.For(target=name(s.target.id, True), iter=call, body=body or [ast.Pass()],
                                              orelse=[]), s))
 
     def loop_kind(self, dotted):
         found, obj = self.resolver.lookup(dotted)
         if found:
-            import numba
             if obj is range:
                 return "range"
             if obj is numba.prange:
@@ -460,8 +457,8 @@ class Normaliser:
 
     def copy_to_temp(self, atom, out, like, base=None):
         t = self.fresh(base or (atom.id + "_copy"))
-        out.append(ast.copy_location(ast.Assign(targets=[_name(t, True)], value=atom), like))
-        return _name(t)
+        out.append(ast.copy_location(ast.Assign(targets=[name(t, True)], value=atom), like))
+        return name(t)
 
     def assign_expr(self, target: str, expr, out, like):
         """Emit ``target = expr`` in three-address form."""
@@ -470,15 +467,15 @@ class Normaliser:
             raise self.err(like, "assigning a tuple to one name", "unpack it: `a, b = f(...)`")
         if target in {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} and not is_atom(rhs):
             tmp = self.fresh(target)
-            out.append(ast.copy_location(ast.Assign(targets=[_name(tmp, True)], value=rhs), like))
-            rhs = _name(tmp)
+            out.append(ast.copy_location(ast.Assign(targets=[name(tmp, True)], value=rhs), like))
+            rhs = name(tmp)
         if isinstance(rhs, ast.Name) and rhs.id == target:
             return
         if isinstance(rhs, ast.Name) and rhs.id in self.arrays:
             self.arrays.add(target)
         if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
             self.arrays.add(target)
-        node = ast.copy_location(ast.Assign(targets=[_name(target, True)], value=rhs), like)
+        node = ast.copy_location(ast.Assign(targets=[name(target, True)], value=rhs), like)
         out.append(node)
 
     def atom(self, expr, out, base="t"):
@@ -497,12 +494,12 @@ class Normaliser:
         t = self.fresh(value_name(rhs, base))
         if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
             self.arrays.add(t)
-        out.append(ast.copy_location(ast.Assign(targets=[_name(t, True)], value=rhs), expr))
-        return _name(t)
+        out.append(ast.copy_location(ast.Assign(targets=[name(t, True)], value=rhs), expr))
+        return name(t)
 
     def name(self, node: ast.Name):
         if node.id in self.locals:
-            return _name(node.id)
+            return name(node.id)
         if node.id in ("True", "False"):
             return ast.Constant(node.id == "True")
         found, obj = self.resolver.lookup(node.id)
@@ -513,7 +510,7 @@ class Normaliser:
             if isinstance(obj, np.ndarray):
                 self.global_arrays[node.id] = obj
                 self.arrays.add(node.id)
-                return _name(node.id)
+                return name(node.id)
         raise self.err(node, f"name `{node.id}` that is neither local nor a numeric global",
                        "pass it as an argument")
 
@@ -548,13 +545,13 @@ class Normaliser:
             for v in expr.values[1:]:
                 rest = []
                 self.assign_expr(t, v, rest, expr)
-                test = _name(t) if isinstance(expr.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=_name(t))
+                test = name(t) if isinstance(expr.op, ast.And) else ast.UnaryOp(op=ast.Not(), operand=name(t))
                 if isinstance(test, ast.UnaryOp):
                     n = self.fresh(t + "_not")
-                    out.append(ast.copy_location(ast.Assign(targets=[_name(n, True)], value=test), expr))
-                    test = _name(n)
+                    out.append(ast.copy_location(ast.Assign(targets=[name(n, True)], value=test), expr))
+                    test = name(n)
                 out.append(ast.copy_location(ast.If(test=test, body=rest or [ast.Pass()], orelse=[]), expr))
-            return _name(t)
+            return name(t)
         if isinstance(expr, ast.IfExp):
             c = self.atom(expr.test, out, base + "_cond")
             t = self.fresh(base)
@@ -562,7 +559,7 @@ class Normaliser:
             self.assign_expr(t, expr.body, body, expr)
             self.assign_expr(t, expr.orelse, orelse, expr)
             out.append(ast.copy_location(ast.If(test=c, body=body or [ast.Pass()], orelse=orelse), expr))
-            return _name(t)
+            return name(t)
         if isinstance(expr, ast.Subscript):
             if isinstance(expr.value, ast.Attribute) and expr.value.attr == "shape":
                 arr = self.atom(expr.value.value, out, base)
@@ -570,14 +567,14 @@ class Normaliser:
                 return ast.copy_location(ast.Subscript(value=ast.Attribute(value=arr, attr="shape", ctx=ast.Load()),
                                                        slice=idx, ctx=ast.Load()), expr)
             arr, idx = self.subscript_parts(expr, out)
-            return ast.copy_location(ast.Subscript(value=_name(arr), slice=idx, ctx=ast.Load()), expr)
+            return ast.copy_location(ast.Subscript(value=name(arr), slice=idx, ctx=ast.Load()), expr)
         if isinstance(expr, ast.Attribute):
             lowered = self.ext.attribute(self, expr, out, base) if self.ext is not None else None
             if lowered is not None:
                 return lowered
             dotted = self.resolver.dotted(expr)
             if isinstance(expr.value, ast.Name) and expr.value.id in self.locals and expr.attr in ("size", "ndim"):
-                return ast.copy_location(ast.Attribute(value=_name(expr.value.id), attr=expr.attr,
+                return ast.copy_location(ast.Attribute(value=name(expr.value.id), attr=expr.attr,
                                                        ctx=ast.Load()), expr)
             if dotted:
                 found, obj = self.resolver.lookup(dotted)
@@ -703,7 +700,6 @@ class Normaliser:
         raise self.err(node, f"dtype `{ast.unparse(node)}`", "use np.float64, np.float32, np.int64 ...")
 
     def inline(self, helper, expr: ast.Call, out, want, base):
-        from ..parse import parse_file_function
         if isinstance(helper, str):
             hp = parse_file_function(self.p.filename, helper)
         else:
@@ -734,7 +730,7 @@ class Normaliser:
                 mapping[n] = self.fresh(f"{hp.name}_{n}")
         for p, a in zip(hp.params, args):
             if p not in array_params:
-                out.append(ast.copy_location(ast.Assign(targets=[_name(mapping[p], True)], value=a), expr))
+                out.append(ast.copy_location(ast.Assign(targets=[name(mapping[p], True)], value=a), expr))
         renamer = _Rename(mapping)
         for s in inner.body:
             out.append(renamer.visit(copy.deepcopy(s)))
@@ -742,7 +738,7 @@ class Normaliser:
             if n in mapping:
                 self.arrays.add(mapping[n])
         self.locals |= set(mapping.values())
-        results = [_name(mapping[r]) for r in inner.results]
+        results = [name(mapping[r]) for r in inner.results]
         if want == 0:
             return None
         if want == -1:

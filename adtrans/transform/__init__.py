@@ -5,7 +5,7 @@ import ast
 from dataclasses import dataclass
 
 from .builder import AdjointBuilder
-from .markers import SCOPE_START, marker
+from ..ir.markers import SCOPE_START, marker
 from .scope import Scope
 from .finalize import Finalizer
 

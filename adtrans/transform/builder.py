@@ -30,14 +30,15 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
 from ..rules.scalar import INTRINSIC
-from .liveness import upward_exposed
-from .loopinfo import LoopAnalysis, assigned_scalars, loop_is_prange
+from ..ir.liveness import upward_exposed
+from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
-from .markers import POP, PUSH, is_marker, save_restore
+from ..ir.markers import POP, PUSH, is_marker, save_restore
 
-from .statements import StatementRules, name
+from ..ir.nodes import name
+from .statements import StatementRules
 
 _SPELLED = {}
 for _k, (_spell, _t) in INTRINSIC.items():

@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..analyse.walk import rewrite_stmts
-from .markers import POP, PUSH, SCOPE_START, is_marker
+from ..ir.walk import rewrite_stmts
+from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
 from .restores import drop_dead_restores
 

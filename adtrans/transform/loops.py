@@ -6,10 +6,10 @@ import ast
 import copy
 
 from ..analyse.types import is_array, scalar_dtype_name
-from .loopinfo import assigned_scalars, loop_is_prange
-from .markers import SCOPE_START, comment, marker, save_restore
+from ..analyse.loops import assigned_scalars, loop_is_prange
+from ..ir.markers import SCOPE_START, comment, marker, save_restore
 from .scope import Scope
-from .statements import name
+from ..ir.nodes import name
 
 
 class LoopStrategies:

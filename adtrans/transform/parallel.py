@@ -22,8 +22,9 @@ from __future__ import annotations
 import ast
 
 from ..analyse.types import scalar_dtype_name
-from .affine import AffineMap, unique_position
-from .statements import name
+from ..ir.affine import AffineMap, unique_position
+from ..ir.markers import comment
+from ..ir.nodes import name
 
 
 def _shadow_accesses(body, shadow_names):
@@ -203,5 +204,4 @@ class PrangeRewriter:
             post.append(ast.parse(f"for {t} in range({nthreads}):\n    {d} += {sums}[{t}]").body[0])
             notes.append(f"{d}: sum over iterations (private partial sum {part}, one slot per thread in {sums})")
         loop.body = head + body + tail
-        from .markers import comment
         return [comment("prange adjoint: " + n) for n in notes] + pre + [loop] + post

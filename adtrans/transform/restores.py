@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from .markers import POP, PUSH, is_marker
+from ..ir.markers import POP, PUSH, is_marker
 
 
 def _names(node, ctx) -> set:

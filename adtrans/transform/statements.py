@@ -18,18 +18,8 @@ import ast
 import copy
 
 from ..analyse.types import is_array
+from ..ir.nodes import add_to, name
 from ..rules.scalar import partials
-
-
-def name(id_, store=False):
-    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
-
-
-def add_to(target: ast.expr, value: ast.expr, cast: str | None = None, sub=False) -> ast.stmt:
-    """``target += value`` (cast to ``cast``, e.g. ``np.float32``, to keep the adjoint's precision)."""
-    if cast:
-        value = ast.Call(func=ast.parse(cast, mode="eval").body, args=[value], keywords=[])
-    return ast.AugAssign(target=target, op=ast.Sub() if sub else ast.Add(), value=value)
 
 
 def call_kind(value) -> str | None:

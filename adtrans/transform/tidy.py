@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .markers import comment
+from ..ir.markers import comment
 
 # calls without side effects (their results may be dropped when unused)
 _PURE_PREFIXES = ("math.", "np.")
@@ -373,7 +373,7 @@ def _comments(stmts):
             prev = None
         else:
             src = getattr(s, "adtrans_reverse_of", None)
-            if src is not None and src != prev:
+            if src is not None and src != prev and ast.unparse(s) != src:     # a mirrored barrier says itself
                 out.append(comment(f"adjoint of: {src}"))
                 prev = src
         out.append(s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import itertools
 
-from .statements import name
+from .nodes import name
 
 PUSH, POP, SCOPE_START, COMMENT = "__push__", "__pop__", "__scope_start__", "__comment__"
 

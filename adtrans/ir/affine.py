@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analyse.walk import iter_stmts
+from .walk import iter_stmts
 
 
 class AffineMap:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analyse.walk import reads, scalar_target
+from .walk import reads, scalar_target
 
 
 def definitely_assigns(stmts, x) -> bool:

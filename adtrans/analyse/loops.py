@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ast
 
-from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
-from .affine import AffineMap, unique_position
-from .liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
+from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.affine import AffineMap, unique_position
+from ..ir.liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
 
 
 def loop_is_prange(loop) -> bool:

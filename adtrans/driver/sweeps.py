@@ -63,7 +63,7 @@ def _block(lines):
     return lines if lines else ["pass"]
 
 
-class Codegen:
+class Sweeps:
     """Generates the adjoint source of one driver for one activity tuple."""
 
     def __init__(self, primal, ir, param_activity: dict, act, resolver):

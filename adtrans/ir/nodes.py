@@ -1,0 +1,16 @@
+"""The one AST node builder of adtrans: names, in-place additions, atoms."""
+from __future__ import annotations
+
+import ast
+
+
+def name(id_, store=False):
+    """``ast.Name`` for ``id_`` (a load, or a store with ``store=True``)."""
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def add_to(target: ast.expr, value: ast.expr, cast: str | None = None, sub=False) -> ast.stmt:
+    """``target += value`` (cast to ``cast``, e.g. ``np.float32``, to keep the adjoint's precision)."""
+    if cast:
+        value = ast.Call(func=ast.parse(cast, mode="eval").body, args=[value], keywords=[])
+    return ast.AugAssign(target=target, op=ast.Sub() if sub else ast.Add(), value=value)
