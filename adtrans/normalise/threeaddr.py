@@ -639,6 +639,14 @@ class Normaliser:
             return ast.copy_location(node, expr)
         if canon in ("builtins.print",):
             raise self.err(expr, "print() inside a kernel", "remove it, or print from the driver")
+        module, _, short = canon.partition(".")
+        if module in ("math", "numpy") and short.isidentifier() and (not found or callable(obj)) and not expr.keywords:
+            # no derivative rule: fine with constant arguments; refused in the transform if one is active
+            args = [self.atom(a, out, base) for a in expr.args]
+            spell = ("np." if module == "numpy" else "math.") + short
+            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
+            node.adtrans_kind = "norule"
+            return ast.copy_location(node, expr)
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 

@@ -31,18 +31,12 @@ from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
-from ..rules.scalar import INTRINSIC
 from .liveness import upward_exposed
 from .loopinfo import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from .markers import POP, PUSH, is_marker, save_restore
 
 from .statements import StatementRules, name
-
-_SPELLED = {}
-for _k, (_spell, _t) in INTRINSIC.items():
-    _SPELLED.setdefault(_spell, _k)
-
 
 def _weight(loop, depth=1) -> int:
     """Rough work of a loop: statements, weighted by ten per level of loop nesting."""
@@ -108,7 +102,8 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         return "np.float32" if str(ty) == "float32" else None
 
     def intrinsic_key(self, call):
-        return _SPELLED.get(ast.unparse(call.func)) if isinstance(call, ast.Call) else None
+        """The canonical intrinsic the normaliser tagged ``call`` with (None: not an intrinsic)."""
+        return getattr(call, "adtrans_intrinsic", None) if isinstance(call, ast.Call) else None
 
     # ------------------------------------------------------- shadow access
     def shadow_add(self, arr, idx, g):
