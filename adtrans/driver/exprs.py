@@ -38,7 +38,7 @@ import ast
 import copy
 
 from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
-from ..rules.scalar import elementwise, instantiate, scale
+from ..rules.scalar import elementwise, scale, substitute, template
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
 # from the derivative table (adtrans.rules.derivatives)
@@ -176,14 +176,15 @@ class ExprAdjoint:
         else:
             self.grad(node, f"_rt.unb({contribution}, {self.value(node)})")
 
-    def partial_code(self, node, args, template: str, c: str) -> str:
-        """``c * p`` for the table partial ``template`` of ``node = f(args)``, as array code."""
-        used = {n.id for n in ast.walk(ast.parse(template, mode="eval")) if isinstance(n, ast.Name)}
+    def partial_code(self, node, args, src: str, c: str) -> str:
+        """``c * p`` for the table partial ``src`` of ``node = f(args)``, as array code (the
+        template is respelled for arrays before the operands go in)."""
+        used = {n.id for n in ast.walk(ast.parse(src, mode="eval")) if isinstance(n, ast.Name)}
         vals = [ast.parse(self.value(a), mode="eval").body if f"a{i}" in used else ast.Constant(None)
                 for i, a in enumerate(args)]
         z = ast.parse(self.value(node), mode="eval").body if "z" in used else ast.Constant(None)
-        expr = scale(ast.Name(id=c, ctx=ast.Load()), instantiate(template, vals, z))
-        return ast.unparse(elementwise(expr))
+        expr = elementwise(scale(ast.Name(id="g", ctx=ast.Load()), template(src)))
+        return ast.unparse(substitute(expr, vals, z, g=ast.Name(id=c, ctx=ast.Load())))
 
     def table(self, node, rule, args, c, broadcast=True):
         """Contributions of ``node = f(args)`` to each active argument, from the derivative table."""

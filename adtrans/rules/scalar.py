@@ -24,7 +24,7 @@ import numpy as np
 from .derivatives import BINOP, INTRINSIC, UNARYOP, Rule, intrinsic_of, rule_of, spelling
 
 __all__ = ["BINOP", "INTRINSIC", "UNARYOP", "Rule", "intrinsic_of", "rule_of", "spelling", "partials",
-           "jvp", "jvp_value", "scale", "instantiate", "elementwise"]
+           "jvp", "jvp_value", "scale", "instantiate", "substitute", "template", "elementwise"]
 
 _PARSED: dict[str, ast.expr] = {}
 
@@ -45,11 +45,23 @@ class _Subst(ast.NodeTransformer):
         return copy.deepcopy(rep) if rep is not None else node
 
 
-def instantiate(template: str, args: list, result: ast.expr) -> ast.expr:
-    """Substitute operands into a template: ``a0, a1, ...`` the arguments, ``z`` the result."""
+def substitute(expr: ast.expr, args: list, result: ast.expr | None, **more) -> ast.expr:
+    """Substitute operands into a (parsed) template: ``a0, a1, ...`` the arguments, ``z`` the
+    result, and any further ``name=expr`` (e.g. ``g``); substituted code is not revisited."""
     mapping = {f"a{i}": a for i, a in enumerate(args)}
     mapping["z"] = result
-    return _Subst(mapping).visit(_template(template))
+    mapping.update(more)
+    return _Subst(mapping).visit(expr)
+
+
+def template(src: str) -> ast.expr:
+    """A fresh copy of the parsed template ``src``."""
+    return _template(src)
+
+
+def instantiate(src: str, args: list, result: ast.expr) -> ast.expr:
+    """Substitute operands into template ``src``: ``a0, a1, ...`` the arguments, ``z`` the result."""
+    return substitute(_template(src), args, result)
 
 
 def _const(node, value) -> bool:
