@@ -3,7 +3,10 @@
 The normalised statement language (what the analyses and rules see):
 
 - ``x = a`` / ``x = a OP b`` / ``x = OP a`` / ``x = a CMP b`` / ``x = f(a, b)``
-  (``f`` an intrinsic, a cast or an allocation) / ``x = A[i, j]`` /
+  (``f`` an intrinsic of :mod:`adtrans.rules.derivatives`, tagged on the call as
+  ``adtrans_intrinsic``; a cast; an allocation; or a math/NumPy function with no
+  rule, tagged ``adtrans_kind = "norule"``, refused by the transform only when
+  an argument is active) / ``x = A[i, j]`` /
   ``x = A.shape[k]``-style integer queries (kept whole);
 - ``A[i, j] = a``; ``A[i, j] += a`` / ``-= a``; ``x += a`` / ``x -= a``
   (accumulations, kept as such for the parallel rules);

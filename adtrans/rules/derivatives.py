@@ -22,10 +22,20 @@ allowed, a call with an active argument is refused with that hint.
 Spellings are chosen so the generated code is what the old adjoint-only
 templates produced (``1.0 / (z + z)`` for sqrt, multiplied in as ``g / (z + z)``).
 
-**Adding an intrinsic** is one entry in :data:`INTRINSIC` (spelling, partials,
-other dotted names, source).  Kernels, CUDA kernels and drivers then accept it
-in both modes; add a finite-difference test in ``tests/test_intrinsics.py``.
-Files touched: this one (plus the test).
+**Adding an intrinsic** is one entry in :data:`INTRINSIC`::
+
+    "asinh": Rule("math.asinh",                          # how generated kernels call it
+                  ("1.0 / math.sqrt(a0 * a0 + 1.0)",),   # d z / d a0 (one template per argument)
+                  ("numpy.arcsinh",),                    # further names resolving to it
+                  source="A&S 4.6.39"),
+
+``math.<name>`` and ``numpy.<name>`` resolve to it automatically.  The kernel
+normaliser, the kernel statement rules (reverse), the CUDA kernels (same
+normaliser and rules), the driver expression adjoints and the forward helper
+``jvp`` all pick it up: one file touched (this one), plus a finite-difference
+test in ``tests/test_intrinsics.py`` (and a kernel there).  A function without
+a derivative gets ``constant_only=<hint>``; a function that is not in the table
+at all may still be called with constant arguments.
 
 Sources: A&S = Abramowitz & Stegun, *Handbook of Mathematical Functions*;
 DLMF = NIST Digital Library of Mathematical Functions.

@@ -3,14 +3,18 @@
 Each rule returns the reverse-sweep statements of one forward statement; the
 loop- and block-level strategies live in :mod:`adtrans.transform.builder`.
 
-| forward statement     | reverse statements                                   |
-|-----------------------|------------------------------------------------------|
-| ``x = a``             | ``da += dx; dx = 0``                                 |
-| ``x = f(a, b)``       | ``da += df/da * dx; db += df/db * dx; dx = 0``       |
-| ``x = A[i]``          | ``dA[i] += dx; dx = 0``                              |
-| ``A[i] = v``          | ``dv += dA[i]; dA[i] = 0``                           |
-| ``A[i] += v``         | ``dv += dA[i]``                                      |
-| ``x += v``            | ``dv += dx``                                         |
+| kind         | forward statement | reverse statements                               |
+|--------------|-------------------|--------------------------------------------------|
+| ``copy``     | ``x = a``         | ``da += dx; dx = 0``                             |
+| ``binop`` ...| ``x = f(a, b)``   | ``da += dx * df/da; db += dx * df/db; dx = 0``   |
+| ``load``     | ``x = A[i]``      | ``dA[i] += dx; dx = 0``                          |
+| ``store``    | ``A[i] = v``      | ``dv += dA[i]; dA[i] = 0``                       |
+| ``accumulate``| ``A[i] += v``, ``x += v`` | ``dv += dA[i]``, ``dv += dx``           |
+| ``carried``  | ``barrier()``...  | the reverse the target attached to the call      |
+
+:func:`statement_kind` finds the row, :attr:`StatementRules.TABLE` the rule;
+``df/da`` comes from :mod:`adtrans.rules.derivatives` (``binop``, ``unaryop``,
+``call``).  ``dx = 0`` is added by the builder (``kill_adjoint``).
 """
 from __future__ import annotations
 
