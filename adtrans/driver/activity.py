@@ -175,7 +175,7 @@ class Activity:
                 self.mark(target)
             return
         bufs = {p: self.buffer_name(call.args.get(p)) for p in spec.buffers}
-        collective = call.method in ("Bcast", "Reduce", "Allreduce")
+        collective = spec.collective
         send_active = any(self.name(bufs[p]) for p, r in spec.buffers.items() if r in ("send", "inout")
                           and bufs[p])
         for p, role in spec.buffers.items():

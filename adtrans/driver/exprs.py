@@ -11,18 +11,18 @@ of being stored, then adjoints flow from the root to the leaves:
 - interior nodes: the rules below; contributions to an operand that NumPy
   broadcast are summed back to its shape (``_rt.unb``).
 
-Rules (``c``: the adjoint of the node's value ``y``):
+Rules (``c``: the adjoint of the node's value ``y``).  Scalar operators and
+elementwise functions take their partial derivatives from the table shared with
+kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
+(:func:`adtrans.rules.scalar.elementwise`); the rest are array rules:
 
 ====================================  ==============================================
-``a + b``, ``a - b``                  ``c``, ``+-c``
-``a * b``, ``a / b``                  ``c*b``, ``c*a``; ``c/b``, ``-c*y/b``
-``a ** b``                            ``c*b*a**(b-1)``, ``c*y*log(a)``
-``-a``                                ``-c``
+``+ - * / ** %``, ``-a``              ``c * p`` per operand (derivative table)
+``np.sqrt``, ``math.sin``, ...        ``c * p`` (derivative table: every intrinsic
+                                      there, NumPy ``np.`` and ``math.`` names)
 ``a @ b``, ``np.dot``, ``u.dot(v)``   ``c @ b.T``, ``a.T @ c`` (1-D/2-D cases)
-sqrt exp log log1p expm1 sin cos      the usual derivatives (NumPy ``np.`` and
-tan tanh sinh cosh arctan arcsin      ``math.`` spellings, ``abs``)
-arccos abs square cbrt
-``float(a)``, ``np.copy``, ``u.copy()``  ``c``
+``np.negative(a)``                    ``-c``
+``np.copy``, ``np.array``, ``u.copy()``  ``c``
 ``np.sum(a, axis)``, ``np.mean``     ``c`` broadcast back (divided by the count)
 ``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
 ``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
@@ -37,40 +37,12 @@ from __future__ import annotations
 import ast
 import copy
 
-# derivative of y = f(x): code in terms of c (adjoint of y), x, y
-UNARY = {
-    "sqrt": "{c} / (2 * {y})",
-    "exp": "{c} * {y}",
-    "log": "{c} / {x}",
-    "log10": "{c} / ({x} * _np.log(10.0))",
-    "log2": "{c} / ({x} * _np.log(2.0))",
-    "log1p": "{c} / (1 + {x})",
-    "expm1": "{c} * ({y} + 1)",
-    "sin": "{c} * _np.cos({x})",
-    "cos": "-{c} * _np.sin({x})",
-    "tan": "{c} * (1 + {y} * {y})",
-    "tanh": "{c} * (1 - {y} * {y})",
-    "sinh": "{c} * _np.cosh({x})",
-    "cosh": "{c} * _np.sinh({x})",
-    "arctan": "{c} / (1 + {x} * {x})",
-    "atan": "{c} / (1 + {x} * {x})",
-    "arcsin": "{c} / _np.sqrt(1 - {x} * {x})",
-    "asin": "{c} / _np.sqrt(1 - {x} * {x})",
-    "arccos": "-{c} / _np.sqrt(1 - {x} * {x})",
-    "acos": "-{c} / _np.sqrt(1 - {x} * {x})",
-    "abs": "{c} * _np.sign({x})",
-    "absolute": "{c} * _np.sign({x})",
-    "fabs": "{c} * _np.sign({x})",
-    "square": "2 * {x} * {c}",
-    "negative": "-{c}",
-    "cbrt": "{c} / (3 * {y} * {y})",
-    "reciprocal": "-{c} * {y} * {y}",
-    "float": "{c}",
-    "float64": "{c}",
-    "float32": "{c}",
-    "copy": "{c}",
-    "array": "{c}",
-}
+from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
+from ..rules.scalar import elementwise, scale, substitute, template
+
+# driver-only structural functions (identity on the adjoint); everything elementwise comes
+# from the derivative table (adtrans.rules.derivatives)
+IDENTITY = {"copy", "array"}
 BINARY_NUMPY = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
                 "true_divide": ast.Div, "power": ast.Pow, "pow": ast.Pow, "matmul": ast.MatMult,
                 "dot": ast.MatMult}
@@ -204,37 +176,34 @@ class ExprAdjoint:
         else:
             self.grad(node, f"_rt.unb({contribution}, {self.value(node)})")
 
+    def partial_code(self, node, args, src: str, c: str) -> str:
+        """``c * p`` for the table partial ``src`` of ``node = f(args)``, as array code (the
+        template is respelled for arrays before the operands go in)."""
+        used = {n.id for n in ast.walk(ast.parse(src, mode="eval")) if isinstance(n, ast.Name)}
+        vals = [ast.parse(self.value(a), mode="eval").body if f"a{i}" in used else ast.Constant(None)
+                for i, a in enumerate(args)]
+        z = ast.parse(self.value(node), mode="eval").body if "z" in used else ast.Constant(None)
+        expr = elementwise(scale(ast.Name(id="g", ctx=ast.Load()), template(src)))
+        return ast.unparse(substitute(expr, vals, z, g=ast.Name(id=c, ctx=ast.Load())))
+
+    def table(self, node, rule, args, c, broadcast=True):
+        """Contributions of ``node = f(args)`` to each active argument, from the derivative table."""
+        for i, (arg, tpl) in enumerate(zip(args, rule.partials)):
+            if tpl is not None and self.active(arg):
+                code = self.partial_code(node, args, tpl, c)
+                if broadcast:
+                    self.operand(arg, code)
+                else:
+                    self.grad(arg, code)
+
     def binop(self, node, left, op, right, c):
-        la, ra = self.active(left), self.active(right)
-        if op is ast.Add:
-            self.operand(left, c)
-            self.operand(right, c)
-        elif op is ast.Sub:
-            self.operand(left, c)
-            self.operand(right, f"-{c}")
-        elif op is ast.Mult:
-            if la:
-                self.operand(left, f"{c} * {self.value(right)}")
-            if ra:
-                self.operand(right, f"{self.value(left)} * {c}")
-        elif op is ast.Div:
-            if la:
-                self.operand(left, f"{c} / {self.value(right)}")
-            if ra:
-                self.operand(right, f"-{c} * {self.value(node)} / {self.value(right)}")
-        elif op is ast.Pow:
-            a, b = self.value(left), self.value(right)
-            if la:
-                self.operand(left, f"{c} * {b} * {a} ** ({b} - 1)")
-            if ra:
-                self.operand(right, f"{c} * {self.value(node)} * _np.log({a})")
-        elif op is ast.MatMult:
+        if op is ast.MatMult:
             ga, gb = self.gen.temp("_b"), self.gen.temp("_b")
             self.back.append(f"{ga}, {gb} = _rt.dot_adjoint({self.value(left)}, {self.value(right)}, {c})")
             self.grad(left, ga)
             self.grad(right, gb)
-        elif op is ast.Mod and not ra:
-            self.operand(left, c)
+        elif op in BINOP:
+            self.table(node, BINOP[op], [left, right], c)
         else:
             raise self.gen.error(node, f"operator {op.__name__} on active values in a driver",
                                  "use + - * / ** @, or compute it in an @njit kernel")
@@ -288,19 +257,30 @@ class ExprAdjoint:
             if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
                 self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
                 return
-            if name in UNARY and len(args) >= 1 and not any(self.active(a) for a in args[1:]) and \
+            key = intrinsic_of(obj=kind.obj)
+            if key is not None and INTRINSIC[key].partials and len(args) != len(INTRINSIC[key].partials):
+                key = None          # e.g. np.min(a): a reduction, not the two-argument min
+            if (key is not None or name in IDENTITY or name == "negative") and args and \
                     not any(self.active(v) for v in kw.values()):
                 if name == "array" and kind.kind == "numpy" and kw.get("copy") is not None:
                     raise g.error(node, "np.array(..., copy=...) of an active array", "use np.copy")
-                x = self.value(args[0])
-                y = self.value(node) if "{y}" in UNARY[name] else ""
-                self.grad(args[0], UNARY[name].format(c=c, x=x, y=y))
-                return
+                if key is None:
+                    if not any(self.active(a) for a in args[1:]):
+                        self.grad(args[0], f"-{c}" if name == "negative" else c)
+                        return
+                else:
+                    rule = INTRINSIC[key]
+                    if rule.constant_only:
+                        raise g.error(node, f"{ast.unparse(node.func)} of an active value in a driver",
+                                      rule.constant_only)
+                    self.table(node, rule, args, c, broadcast=len(args) > 1)
+                    return
         if kind.kind == "kernel":
             raise g.error(node, "kernel call inside an expression (internal: should be hoisted)")
         what = {"numpy": f"np.{name}", "math": f"math.{name}"}.get(kind.kind, name)
         raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
-                      "supported: + - * / ** @, sqrt exp log sin cos tanh ..., np.sum/mean/dot/copy/"
+                      "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
+                      "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
                       "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
 
     def reduction(self, node, name, arg, axis, c):

@@ -49,7 +49,6 @@ from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
 
-_ADJ_NAME = {"Ssend": "Send", "Issend": "Isend", "barrier": "Barrier", "wait": "Wait", "waitall": "Waitall"}
 _NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
                        "copy", "array", "arange", "linspace", "concatenate", "eye"}
 
@@ -516,15 +515,15 @@ class Sweeps:
             val = call.args.get("sendobj", call.args.get("obj"))
             rest = "".join(f", {k}={ast.unparse(v)}" for k, v in call.args.items() if k not in ("sendobj", "obj"))
             if self.mpi_recorded(call):
-                src = f"_mpi.{m}(_tape, {call.receiver}, {ast.unparse(val)}{rest})"
+                src = f"_mpi.{spec.forward}(_tape, {call.receiver}, {ast.unparse(val)}{rest})"
             else:
                 src = f"{call.receiver}.{m}({ast.unparse(val)}{rest})"
             return [f"{target} = {src}" if target else src]
-        if m in ("Recv", "Sendrecv", "Sendrecv_replace", "Irecv"):
+        if spec.p2p_receive:
             self.has_p2p = True
         parts = ["_tape"]
         if spec.kind == "request":
-            if m in ("Wait", "wait"):
+            if spec.request_on_receiver:
                 parts.append(call.receiver)
             parts += [f"{k}={ast.unparse(v)}" for k, v in call.args.items()]
         else:
@@ -535,22 +534,20 @@ class Sweeps:
                 parts.append(f"{k}={ast.unparse(call.args[k])}")
                 if k in spec.buffers:
                     parts.append(f"{k}_b={self.buffer_shadow(call.args[k])}")
-        name = {"barrier": "Barrier", "wait": "Wait", "waitall": "Waitall"}.get(m, m)
-        src = f"_mpi.{name}({', '.join(parts)})"
+        src = f"_mpi.{spec.forward}({', '.join(parts)})"
         return [f"{target} = {src}" if target else src]
 
     def rev_mpi(self, s, call: MpiCall, rec, bar) -> list:
         spec = SUPPORTED[call.method]
-        m = call.method
         if spec.kind == "object":
             if not self.mpi_recorded(call):
                 return []
             val = call.args.get("sendobj", call.args.get("obj"))
             if not isinstance(val, ast.Name):
-                return [f"_mpi.adjoint_{m}({rec}, {bar or '0.0'})"]
+                return [f"_mpi.adjoint_{spec.adjoint}({rec}, {bar or '0.0'})"]
             vb = self.shadow(val.id)
-            return [f"{vb} = _rt.acc({vb}, _mpi.adjoint_{m}({rec}, {bar or '0.0'}))"]
-        return [f"_mpi.adjoint_{_ADJ_NAME.get(m, m)}({rec})"]
+            return [f"{vb} = _rt.acc({vb}, _mpi.adjoint_{spec.adjoint}({rec}, {bar or '0.0'}))"]
+        return [f"_mpi.adjoint_{spec.adjoint}({rec})"]
 
     # -- control flow
     def fwd_For(self, s: For) -> list:

@@ -13,7 +13,7 @@ the driver transformation rejects it with :class:`~adtrans.errors.UnsupportedErr
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -26,43 +26,69 @@ class MpiSpec:
     method takes none; ``kind``: ``"buffer"`` (buffer-based, uppercase),
     ``"object"`` (pickle-based, lowercase, on Python floats), ``"request"``
     (completion of requests), ``"sync"`` (``Barrier``).
+
+    Facts the driver transformation asks about: ``collective`` (every rank takes
+    part, so a receive buffer is active only where some rank sends an active
+    value), ``p2p_receive`` (a point-to-point receive: the adjoint sweep sends
+    adjoints back), ``creates_request`` (the result is a request to wait on);
+    :attr:`forward` and :attr:`adjoint` name the functions of
+    :mod:`adtrans.mpi.rules` that run it (``adjoint_<name>``); ``request_on_receiver``:
+    the request is the receiver (``req.Wait()``).
     """
     params: tuple
     required: int
     buffers: dict = field(default_factory=dict)
     ops: tuple = ()
     kind: str = "buffer"
+    collective: bool = False
+    p2p_receive: bool = False
+    creates_request: bool = False
+    request_on_receiver: bool = False
+    forward_name: str = ""
+    adjoint_name: str = ""
+    method: str = ""
+
+    @property
+    def forward(self) -> str:
+        """The recording wrapper in :mod:`adtrans.mpi.rules` (``Barrier`` for ``barrier``)."""
+        return self.forward_name or self.method
+
+    @property
+    def adjoint(self) -> str:
+        """Suffix of its adjoint in :mod:`adtrans.mpi.rules` (``adjoint_Send`` for ``Ssend``)."""
+        return self.adjoint_name or self.forward
 
 
 SUPPORTED: dict[str, MpiSpec] = {
     "Send": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}),
-    "Ssend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}),
-    "Recv": MpiSpec(("buf", "source", "tag", "status"), 1, {"buf": "recv"}),
+    "Ssend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}, adjoint_name="Send"),
+    "Recv": MpiSpec(("buf", "source", "tag", "status"), 1, {"buf": "recv"}, p2p_receive=True),
     "Sendrecv": MpiSpec(("sendbuf", "dest", "sendtag", "recvbuf", "source", "recvtag", "status"), 2,
-                        {"sendbuf": "send", "recvbuf": "recv"}),
+                        {"sendbuf": "send", "recvbuf": "recv"}, p2p_receive=True),
     "Sendrecv_replace": MpiSpec(("buf", "dest", "sendtag", "source", "recvtag", "status"), 2,
-                                {"buf": "inout"}),
-    "Isend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}),
-    "Issend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}),
-    "Irecv": MpiSpec(("buf", "source", "tag"), 1, {"buf": "recv"}),
-    "Bcast": MpiSpec(("buf", "root"), 1, {"buf": "inout"}),
+                                {"buf": "inout"}, p2p_receive=True),
+    "Isend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}, creates_request=True),
+    "Issend": MpiSpec(("buf", "dest", "tag"), 2, {"buf": "send"}, creates_request=True, adjoint_name="Isend"),
+    "Irecv": MpiSpec(("buf", "source", "tag"), 1, {"buf": "recv"}, creates_request=True, p2p_receive=True),
+    "Bcast": MpiSpec(("buf", "root"), 1, {"buf": "inout"}, collective=True),
     "Reduce": MpiSpec(("sendbuf", "recvbuf", "op", "root"), 2, {"sendbuf": "send", "recvbuf": "recv"},
-                      ops=("SUM",)),
+                      ops=("SUM",), collective=True),
     "Allreduce": MpiSpec(("sendbuf", "recvbuf", "op"), 2, {"sendbuf": "send", "recvbuf": "recv"},
-                         ops=("SUM", "MIN", "MAX")),
+                         ops=("SUM", "MIN", "MAX"), collective=True),
     "Barrier": MpiSpec((), 0, kind="sync"),
-    "barrier": MpiSpec((), 0, kind="sync"),
+    "barrier": MpiSpec((), 0, kind="sync", forward_name="Barrier"),
     "allreduce": MpiSpec(("sendobj", "op"), 1, ops=("SUM", "MIN", "MAX"), kind="object"),
     "bcast": MpiSpec(("obj", "root"), 1, kind="object"),
     "reduce": MpiSpec(("sendobj", "op", "root"), 1, ops=("SUM",), kind="object"),
-    "Wait": MpiSpec(("status",), 0, kind="request"),
-    "wait": MpiSpec(("status",), 0, kind="request"),
+    "Wait": MpiSpec(("status",), 0, kind="request", request_on_receiver=True),
+    "wait": MpiSpec(("status",), 0, kind="request", request_on_receiver=True, forward_name="Wait"),
     "Waitall": MpiSpec(("requests", "statuses"), 1, kind="request"),
-    "waitall": MpiSpec(("requests", "statuses"), 1, kind="request"),
+    "waitall": MpiSpec(("requests", "statuses"), 1, kind="request", forward_name="Waitall"),
 }
+SUPPORTED = {m: replace(spec, method=m) for m, spec in SUPPORTED.items()}
 
 #: methods that create a request (their result must be waited on in the driver)
-REQUEST_CREATORS = frozenset({"Isend", "Issend", "Irecv"})
+REQUEST_CREATORS = frozenset(m for m, spec in SUPPORTED.items() if spec.creates_request)
 
 PASSIVE_METHODS = frozenset({
     "Get_rank", "Get_size", "Get_name", "Get_group", "Get_topology", "Get_topo", "Get_coords",

@@ -3,7 +3,10 @@
 The normalised statement language (what the analyses and rules see):
 
 - ``x = a`` / ``x = a OP b`` / ``x = OP a`` / ``x = a CMP b`` / ``x = f(a, b)``
-  (``f`` an intrinsic, a cast or an allocation) / ``x = A[i, j]`` /
+  (``f`` an intrinsic of :mod:`adtrans.rules.derivatives`, tagged on the call as
+  ``adtrans_intrinsic``; a cast; an allocation; or a math/NumPy function with no
+  rule, tagged ``adtrans_kind = "norule"``, refused by the transform only when
+  an argument is active) / ``x = A[i, j]`` /
   ``x = A.shape[k]``-style integer queries (kept whole);
 - ``A[i, j] = a``; ``A[i, j] += a`` / ``-= a``; ``x += a`` / ``x -= a``
   (accumulations, kept as such for the parallel rules);
@@ -683,6 +686,14 @@ class Normaliser:
             return ast.copy_location(node, expr)
         if canon in ("builtins.print",):
             raise self.err(expr, "print() inside a kernel", "remove it, or print from the driver")
+        module, _, short = canon.partition(".")
+        if module in ("math", "numpy") and short.isidentifier() and (not found or callable(obj)) and not expr.keywords:
+            # no derivative rule: fine with constant arguments; refused in the transform if one is active
+            args = [self.atom(a, out, base) for a in expr.args]
+            spell = ("np." if module == "numpy" else "math.") + short
+            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
+            node.adtrans_kind = "norule"
+            return ast.copy_location(node, expr)
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 

@@ -1,7 +1,18 @@
-"""Stage 4 (transform rules): the adjoint rules, one table per family.
+"""Stage 4 (transform rules): the derivative table and its instantiation.
 
-``scalar``: arithmetic and math/NumPy intrinsics (partial derivatives as
-templates).  The statement- and loop-level rules live in
-:mod:`adtrans.transform`; the parallel-accumulation strategies in
-:mod:`adtrans.rules.parallel`.
+- :mod:`adtrans.rules.derivatives`: **the** derivative table — for each
+  operator and math/NumPy intrinsic, its partial derivatives as templates in
+  ``a0, a1, z`` (mode-independent), the spellings that resolve to it, and the
+  source of each derivative.  Kernels, CUDA kernels and drivers all read it.
+- :mod:`adtrans.rules.scalar`: instantiates an entry in reverse mode
+  (``g * p_i``: :func:`~adtrans.rules.scalar.partials`) or forward mode
+  (``sum_i p_i * da_i``: :func:`~adtrans.rules.scalar.jvp`), and respells it
+  for NumPy arrays (drivers).
+
+Elsewhere: statement rules (``x = f(a)``, ``A[i] = v``, ``A[i] += v``, ...) are
+the table of :class:`adtrans.transform.statements.StatementRules`; loop
+strategies are in :mod:`adtrans.transform.builder` / ``loops``; prange
+accumulation strategies in :mod:`adtrans.transform.parallel`; driver array
+rules (sum, dot, where, concatenate ...) in :mod:`adtrans.driver.exprs`; MPI
+facts in :mod:`adtrans.mpi.specs` and MPI adjoints in :mod:`adtrans.mpi.rules`.
 """

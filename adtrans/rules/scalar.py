@@ -1,13 +1,17 @@
-"""Adjoint rules of scalar operations, written as templates (in the manner of
-Google Tangent's ``grads.py``).
+"""Instantiating the derivative table (:mod:`adtrans.rules.derivatives`) in either mode.
 
-For ``z = f(a0, a1, ...)`` each entry lists, per argument, the contribution to
-that argument's adjoint given the incoming adjoint ``g`` (the adjoint of ``z``).
-``None`` marks an argument the result does not depend on differentiably.
-Templates may use the arguments ``a0``, ``a1``, the result ``z`` and ``g``;
-they are parsed once and instantiated by substitution.  Derivatives are the
-textbook ones (e.g. Abramowitz & Stegun ch. 4); min/max/abs give the whole
-adjoint to one side (ties go to the first argument; ``abs`` at 0 takes +1).
+- reverse: :func:`partials` gives ``g * p_i`` for each argument (the kernel
+  statement rules and the driver expression adjoints add it to ``da_i``);
+- forward: :func:`jvp` gives ``sum_i p_i * da_i`` (the tangent of ``z``);
+  :func:`jvp_value` evaluates it numerically (used by the tests to check the
+  table against finite differences).
+
+Templates are parsed once and instantiated by substitution.  Multiplying a
+partial by ``g`` is simplified so the code stays as direct as hand-written
+adjoints: ``1 -> g``, ``-1 -> -g``, ``0 -> 0.0``, ``-p -> -(g * p)``,
+``p * q -> (g * p) * q``, ``p / q -> (g * p) / q``, and a conditional
+multiplies each branch.  :func:`elementwise` respells an instantiated template
+for NumPy arrays (``math.cos -> _np.cos``, ``a if t else b -> _np.where(t, a, b)``).
 """
 from __future__ import annotations
 
@@ -17,95 +21,10 @@ import math
 
 import numpy as np
 
-# name -> templates, one per argument
-BINOP = {
-    ast.Add: ("g", "g"),
-    ast.Sub: ("g", "-g"),
-    ast.Mult: ("g * a1", "g * a0"),
-    ast.Div: ("g / a1", "-(g * z) / a1"),
-    ast.Pow: ("g * a1 * a0 ** (a1 - 1)", "g * z * math.log(a0)"),
-    ast.Mod: ("g", "-(g * math.floor(a0 / a1))"),
-    ast.FloorDiv: (None, None),
-}
+from .derivatives import BINOP, INTRINSIC, UNARYOP, Rule, intrinsic_of, rule_of, spelling
 
-UNARYOP = {
-    ast.USub: ("-g",),
-    ast.UAdd: ("g",),
-}
-
-# canonical intrinsic name -> (emitted spelling, templates)
-INTRINSIC = {
-    "exp": ("math.exp", ("g * z",)),
-    "expm1": ("math.expm1", ("g * (z + 1.0)",)),
-    "log": ("math.log", ("g / a0",)),
-    "log1p": ("math.log1p", ("g / (a0 + 1.0)",)),
-    "log10": ("math.log10", ("g / (a0 * 2.302585092994046)",)),
-    "log2": ("math.log2", ("g / (a0 * 0.6931471805599453)",)),
-    "sqrt": ("math.sqrt", ("g / (z + z)",)),
-    "cbrt": ("np.cbrt", ("g / (3.0 * z * z)",)),
-    "sin": ("math.sin", ("g * math.cos(a0)",)),
-    "cos": ("math.cos", ("-(g * math.sin(a0))",)),
-    "tan": ("math.tan", ("g * (z * z + 1.0)",)),
-    "tanh": ("math.tanh", ("g * (1.0 - z * z)",)),
-    "sinh": ("math.sinh", ("g * math.cosh(a0)",)),
-    "cosh": ("math.cosh", ("g * math.sinh(a0)",)),
-    "asin": ("math.asin", ("g / math.sqrt(1.0 - a0 * a0)",)),
-    "acos": ("math.acos", ("-g / math.sqrt(1.0 - a0 * a0)",)),
-    "atan": ("math.atan", ("g / (a0 * a0 + 1.0)",)),
-    "atan2": ("math.atan2", ("g * a1 / (a0 * a0 + a1 * a1)", "-(g * a0) / (a0 * a0 + a1 * a1)")),
-    "hypot": ("math.hypot", ("g * a0 / z", "g * a1 / z")),
-    "erf": ("math.erf", ("g * 1.1283791670955126 * math.exp(-(a0 * a0))",)),
-    "erfc": ("math.erfc", ("-(g * 1.1283791670955126 * math.exp(-(a0 * a0)))",)),
-    "abs": ("abs", ("g if a0 >= 0 else -g",)),
-    "min": ("min", ("g if a0 <= a1 else g - g", "g - g if a0 <= a1 else g")),
-    "max": ("max", ("g if a0 >= a1 else g - g", "g - g if a0 >= a1 else g")),
-    "pow": ("math.pow", ("g * a1 * a0 ** (a1 - 1)", "g * z * math.log(a0)")),
-    "copysign": ("math.copysign", ("g * math.copysign(1.0, a0) * math.copysign(1.0, a1)", None)),
-    "float": ("float", ("g",)),
-    "float64": ("np.float64", ("g",)),
-    "float32": ("np.float32", ("g",)),
-    # piecewise constant: zero adjoint
-    "floor": ("math.floor", (None,)),
-    "ceil": ("math.ceil", (None,)),
-    "trunc": ("math.trunc", (None,)),
-    "sign": ("np.sign", (None,)),
-    "isnan": ("math.isnan", (None,)),
-    "isinf": ("math.isinf", (None,)),
-}
-
-# objects -> canonical intrinsic name (several spellings share one rule)
-_OBJECTS = {}
-for _name in INTRINSIC:
-    for _mod in (math, np):
-        _obj = getattr(_mod, {"abs": "fabs"}.get(_name, _name) if _mod is math else _name, None)
-        if _obj is not None:
-            _OBJECTS[id(_obj)] = _name
-for _obj, _name in ((abs, "abs"), (min, "min"), (max, "max"), (float, "float"), (pow, "pow"),
-                    (np.abs, "abs"), (np.absolute, "abs"), (np.fabs, "abs"), (np.minimum, "min"),
-                    (np.maximum, "max"), (np.power, "pow"), (np.arctan2, "atan2"),
-                    (np.arcsin, "asin"), (np.arccos, "acos"), (np.arctan, "atan"),
-                    (np.float32, "float32"), (np.float64, "float64"), (math.fabs, "abs")):
-    _OBJECTS[id(_obj)] = _name
-
-# canonical dotted spellings (for parsing files without importing them)
-_SPELLINGS = {f"math.{n}": n for n in INTRINSIC if hasattr(math, n)}
-_SPELLINGS.update({f"numpy.{n}": n for n in INTRINSIC if hasattr(np, n)})
-_SPELLINGS.update({"math.fabs": "abs", "numpy.abs": "abs", "numpy.fabs": "abs", "builtins.abs": "abs",
-                   "builtins.min": "min", "builtins.max": "max", "builtins.float": "float",
-                   "builtins.pow": "pow", "numpy.minimum": "min", "numpy.maximum": "max",
-                   "numpy.power": "pow", "numpy.arctan2": "atan2", "numpy.arcsin": "asin",
-                   "numpy.arccos": "acos", "numpy.arctan": "atan"})
-
-
-def intrinsic_of(obj=None, dotted: str | None = None) -> str | None:
-    """Canonical intrinsic name of a callee object (or of its dotted spelling), else None."""
-    if obj is not None:
-        try:
-            return _OBJECTS.get(id(obj))
-        except TypeError:
-            return None
-    return _SPELLINGS.get(dotted)
-
+__all__ = ["BINOP", "INTRINSIC", "UNARYOP", "Rule", "intrinsic_of", "rule_of", "spelling", "partials",
+           "jvp", "jvp_value", "scale", "instantiate", "substitute", "template", "elementwise"]
 
 _PARSED: dict[str, ast.expr] = {}
 
@@ -126,33 +45,120 @@ class _Subst(ast.NodeTransformer):
         return copy.deepcopy(rep) if rep is not None else node
 
 
-def instantiate(template: str, args: list[ast.expr], result: ast.expr, grad: ast.expr) -> ast.expr:
-    """Substitute operands into a template: ``a0, a1, ...`` args, ``z`` result, ``g`` adjoint."""
+def substitute(expr: ast.expr, args: list, result: ast.expr | None, **more) -> ast.expr:
+    """Substitute operands into a (parsed) template: ``a0, a1, ...`` the arguments, ``z`` the
+    result, and any further ``name=expr`` (e.g. ``g``); substituted code is not revisited."""
     mapping = {f"a{i}": a for i, a in enumerate(args)}
-    mapping["z"], mapping["g"] = result, grad
-    return _Subst(mapping).visit(_template(template))
+    mapping["z"] = result
+    mapping.update(more)
+    return _Subst(mapping).visit(expr)
+
+
+def template(src: str) -> ast.expr:
+    """A fresh copy of the parsed template ``src``."""
+    return _template(src)
+
+
+def instantiate(src: str, args: list, result: ast.expr) -> ast.expr:
+    """Substitute operands into template ``src``: ``a0, a1, ...`` the arguments, ``z`` the result."""
+    return substitute(_template(src), args, result)
+
+
+def _const(node, value) -> bool:
+    return isinstance(node, ast.Constant) and not isinstance(node.value, bool) and node.value == value
+
+
+def scale(g: ast.expr, p: ast.expr) -> ast.expr:
+    """``g * p`` for a seed ``g`` (an adjoint or a tangent), simplified (see the module docstring)."""
+    if _const(p, 1):
+        return copy.deepcopy(g)
+    if _const(p, 0):
+        return ast.Constant(0.0)
+    if isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.USub):
+        return ast.UnaryOp(op=ast.USub(), operand=scale(g, p.operand))
+    if isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Mult, ast.Div)):
+        return ast.BinOp(left=scale(g, p.left), op=p.op, right=p.right)
+    if isinstance(p, ast.IfExp):
+        return ast.IfExp(test=p.test, body=scale(g, p.body), orelse=scale(g, p.orelse))
+    return ast.BinOp(left=copy.deepcopy(g), op=ast.Mult(), right=p)
+
+
+def _templates(kind, op) -> Rule:
+    rule = rule_of(kind, op)
+    if rule is None:            # e.g. ``not``: no differentiable dependence
+        return Rule("", ())
+    return rule
 
 
 def partials(kind, op, args, result, grad):
-    """Contributions ``[(arg_index, expr)]`` of ``z = op(args)`` to its arguments' adjoints.
+    """Reverse mode: contributions ``[(arg_index, g * p_i)]`` of ``z = op(args)`` to its
+    arguments' adjoints, ``grad`` being ``g``, the adjoint of ``z``.
 
     ``kind`` is ``"binop"``, ``"unaryop"`` or ``"call"`` (``op`` is then the
     canonical intrinsic name).  Arguments with no differentiable dependence are
     left out.
     """
-    if kind == "binop":
-        templates = BINOP[type(op)]
-    elif kind == "unaryop":
-        templates = UNARYOP.get(type(op), (None,))
-    else:
-        templates = INTRINSIC[op][1]
     out = []
-    for i, tpl in enumerate(templates):
+    for i, tpl in enumerate(_templates(kind, op).partials):
         if tpl is not None and i < len(args):
-            out.append((i, instantiate(tpl, args, result, grad)))
+            out.append((i, scale(grad, instantiate(tpl, args, result))))
     return out
 
 
-def spelling(name: str) -> str:
-    """How generated code spells intrinsic ``name`` (e.g. ``math.sqrt``)."""
-    return INTRINSIC[name][0]
+def jvp(kind, op, args, result, tangents) -> ast.expr:
+    """Forward mode: the tangent ``sum_i p_i * da_i`` of ``z = op(args)``.
+
+    ``tangents``: one expression per argument (``None`` for a constant one).
+    Returns ``0.0`` when no argument contributes.
+    """
+    terms = []
+    for i, tpl in enumerate(_templates(kind, op).partials):
+        if tpl is not None and i < len(args) and i < len(tangents) and tangents[i] is not None:
+            terms.append(scale(tangents[i], instantiate(tpl, args, result)))
+    if not terms:
+        return ast.Constant(0.0)
+    total = terms[0]
+    for t in terms[1:]:
+        total = ast.BinOp(left=total, op=ast.Add(), right=t)
+    return total
+
+
+def jvp_value(name: str, args, tangents):
+    """Evaluate intrinsic ``name`` and its tangent at float ``args`` with ``tangents``:
+    returns ``(z, dz)`` (the forward engine run on numbers)."""
+    env = {"math": math, "np": np, "abs": abs, "min": min, "max": max, "float": float}
+    f = eval(compile(ast.Expression(ast.parse(spelling(name), mode="eval").body), "<rule>", "eval"), env)
+    z = f(*args)
+    names = [ast.Name(id=f"x{i}", ctx=ast.Load()) for i in range(len(args))]
+    dots = [ast.Name(id=f"t{i}", ctx=ast.Load()) for i in range(len(args))]
+    expr = jvp("call", name, names, ast.Name(id="zz", ctx=ast.Load()), dots)
+    env.update({f"x{i}": a for i, a in enumerate(args)})
+    env.update({f"t{i}": t for i, t in enumerate(tangents)})
+    env["zz"] = z
+    code = compile(ast.fix_missing_locations(ast.Expression(expr)), "<jvp>", "eval")
+    return z, eval(code, env)
+
+
+_NUMPY_NAME = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2", "asinh": "arcsinh",
+               "acosh": "arccosh", "atanh": "arctanh", "pow": "power"}
+
+
+class _Elementwise(ast.NodeTransformer):
+    def __init__(self, np_name):
+        self.np_name = np_name
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "math":
+            return ast.Attribute(value=ast.Name(id=self.np_name, ctx=ast.Load()),
+                                 attr=_NUMPY_NAME.get(node.attr, node.attr), ctx=node.ctx)
+        return self.generic_visit(node)
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        where = ast.Attribute(value=ast.Name(id=self.np_name, ctx=ast.Load()), attr="where", ctx=ast.Load())
+        return ast.Call(func=where, args=[node.test, node.body, node.orelse], keywords=[])
+
+
+def elementwise(expr: ast.expr, np_name: str = "_np") -> ast.expr:
+    """``expr`` respelled for NumPy arrays (``math.f`` -> ``np.f``, conditionals -> ``np.where``)."""
+    return _Elementwise(np_name).visit(copy.deepcopy(expr))

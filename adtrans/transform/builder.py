@@ -31,7 +31,6 @@ from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
-from ..rules.scalar import INTRINSIC
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -39,11 +38,6 @@ from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
 from .statements import StatementRules
-
-_SPELLED = {}
-for _k, (_spell, _t) in INTRINSIC.items():
-    _SPELLED.setdefault(_spell, _k)
-
 
 def tag_reverse(rev, s):
     """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the
@@ -123,7 +117,8 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         return "np.float32" if str(ty) == "float32" else None
 
     def intrinsic_key(self, call):
-        return _SPELLED.get(ast.unparse(call.func)) if isinstance(call, ast.Call) else None
+        """The canonical intrinsic the normaliser tagged ``call`` with (None: not an intrinsic)."""
+        return getattr(call, "adtrans_intrinsic", None) if isinstance(call, ast.Call) else None
 
     # ------------------------------------------------------- shadow access
     def shadow_add(self, arr, idx, g):

@@ -3,14 +3,18 @@
 Each rule returns the reverse-sweep statements of one forward statement; the
 loop- and block-level strategies live in :mod:`adtrans.transform.builder`.
 
-| forward statement     | reverse statements                                   |
-|-----------------------|------------------------------------------------------|
-| ``x = a``             | ``da += dx; dx = 0``                                 |
-| ``x = f(a, b)``       | ``da += df/da * dx; db += df/db * dx; dx = 0``       |
-| ``x = A[i]``          | ``dA[i] += dx; dx = 0``                              |
-| ``A[i] = v``          | ``dv += dA[i]; dA[i] = 0``                           |
-| ``A[i] += v``         | ``dv += dA[i]``                                      |
-| ``x += v``            | ``dv += dx``                                         |
+| kind         | forward statement | reverse statements                               |
+|--------------|-------------------|--------------------------------------------------|
+| ``copy``     | ``x = a``         | ``da += dx; dx = 0``                             |
+| ``binop`` ...| ``x = f(a, b)``   | ``da += dx * df/da; db += dx * df/db; dx = 0``   |
+| ``load``     | ``x = A[i]``      | ``dA[i] += dx; dx = 0``                          |
+| ``store``    | ``A[i] = v``      | ``dv += dA[i]; dA[i] = 0``                       |
+| ``accumulate``| ``A[i] += v``, ``x += v`` | ``dv += dA[i]``, ``dv += dx``           |
+| ``carried``  | ``barrier()``...  | the reverse the target attached to the call      |
+
+:func:`statement_kind` finds the row, :attr:`StatementRules.TABLE` the rule;
+``df/da`` comes from :mod:`adtrans.rules.derivatives` (``binop``, ``unaryop``,
+``call``).  ``dx = 0`` is added by the builder (``kill_adjoint``).
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ import copy
 
 from ..analyse.types import is_array
 from ..ir.nodes import add_to, name
-from ..rules.scalar import partials
+from ..rules.scalar import INTRINSIC, partials
 
 
 def call_kind(value) -> str | None:
@@ -33,8 +37,46 @@ def call_kind(value) -> str | None:
     return None
 
 
+def statement_kind(s) -> str | None:
+    """The row of the table above that statement ``s`` belongs to (None: no reverse)."""
+    if isinstance(s, ast.Expr):
+        return "carried"
+    if isinstance(s, ast.Assign):
+        t, v = s.targets[0], s.value
+        if isinstance(t, ast.Subscript):
+            return "store"
+        if not isinstance(t, ast.Name):
+            return None
+        if isinstance(v, ast.Name):
+            return "copy"
+        if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name):
+            return "load"
+        if isinstance(v, ast.Constant) or v is None:
+            return None
+        return call_kind(v)             # "binop" / "unaryop" / "call" / None
+    if isinstance(s, ast.AugAssign):
+        return "accumulate"
+    return None
+
+
 class StatementRules:
-    """Instantiates the table above for one kernel; ``b`` is the builder (activity, names)."""
+    """Instantiates the table above for one kernel; ``b`` is the builder (activity, names).
+
+    :attr:`TABLE` maps each statement kind (:func:`statement_kind`) to its rule;
+    operations (``binop``, ``unaryop``, ``call``) take their partial derivatives
+    from :mod:`adtrans.rules.derivatives`.
+    """
+
+    TABLE = {
+        "carried": "carried",
+        "copy": "assign_name",
+        "load": "load",
+        "binop": "operation",
+        "unaryop": "operation",
+        "call": "operation",
+        "store": "store",
+        "accumulate": "accumulate",
+    }
 
     def __init__(self, builder):
         self.b = builder
@@ -43,69 +85,92 @@ class StatementRules:
         return self.b.cast_of(adj_target)
 
     def reverse(self, s: ast.stmt) -> list[ast.stmt]:
-        b = self.b
-        out: list[ast.stmt] = []
-        if isinstance(s, ast.Expr):     # a target's statement call (e.g. a barrier) carries its own reverse
-            return [copy.deepcopy(r) for r in getattr(s, "adtrans_reverse", ())]
-        if isinstance(s, ast.Assign):
-            t = s.targets[0]
-            if isinstance(t, ast.Name):
-                x = t.id
-                if not b.is_active(x):
-                    return []
-                g = name(b.adj(x))
-                v = s.value
-                if isinstance(v, ast.Name):
-                    # an array name bound to another array aliases it, and so do their shadows
-                    if b.is_active(v.id) and not is_array(b.types.get(x)):
-                        out.append(add_to(name(b.adj(v.id), True), g, self.cast_for(v.id)))
-                elif isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name):
-                    arr = v.value.id
-                    if b.is_active(arr):
-                        out.append(b.shadow_add(arr, v.slice, g))
-                elif isinstance(v, ast.Constant) or v is None:
-                    pass
-                else:
-                    kind = call_kind(v)
-                    if kind == "call":
-                        key = b.intrinsic_key(v)
-                        if key is None:
-                            return []  # allocation / opaque: nothing to propagate
-                        args = list(v.args)
-                        op = key
-                    elif kind in ("binop", "unaryop"):
-                        args = [v.left, v.right] if kind == "binop" else [v.operand]
-                        op = v.op
-                    else:
-                        return []
-                    for i, expr in partials(kind, op, args, name(x), g):
-                        a = args[i]
-                        if isinstance(a, ast.Name) and b.is_active(a.id):
-                            out.append(add_to(name(b.adj(a.id), True), expr, self.cast_for(a.id)))
-                return out
-            if isinstance(t, ast.Subscript):
-                arr = t.value.id
-                if not b.is_active(arr):
-                    return []
-                v = s.value
-                if isinstance(v, ast.Name) and b.is_active(v.id):
-                    out.append(add_to(name(b.adj(v.id), True),
-                                      b.shadow_read(arr, t.slice), self.cast_for(v.id)))
-                out.append(b.shadow_kill(arr, t.slice))
-                return out
-        if isinstance(s, ast.AugAssign):
-            t, v = s.target, s.value
-            sub = isinstance(s.op, ast.Sub)
-            if not (isinstance(v, ast.Name) and b.is_active(v.id)):
-                return []
-            if isinstance(t, ast.Subscript):
-                if not b.is_active(t.value.id):
-                    return []
-                return [add_to(name(b.adj(v.id), True), b.shadow_read(t.value.id, t.slice),
-                               self.cast_for(v.id), sub=sub)]
-            if b.is_active(t.id):
-                return [add_to(name(b.adj(v.id), True), name(b.adj(t.id)), self.cast_for(v.id), sub=sub)]
+        """Reverse-sweep statements of the forward statement ``s``."""
+        kind = statement_kind(s)
+        rule = self.TABLE.get(kind)
+        if rule is None:
+            return []
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and not self.b.is_active(s.targets[0].id):
+            return []
+        return getattr(self, rule)(s, kind)
+
+    def adj_add(self, x: str, value: ast.expr, sub=False) -> ast.stmt:
+        """``d_x += value`` (``-=`` with ``sub``)."""
+        return add_to(name(self.b.adj(x), True), value, self.cast_for(x), sub=sub)
+
+    # -- the rules (``s``: the statement, ``kind``: its row)
+    def carried(self, s, kind):
+        """A target's statement call (e.g. a barrier) carries its own reverse."""
+        return [copy.deepcopy(r) for r in getattr(s, "adtrans_reverse", ())]
+
+    def assign_name(self, s, kind):
+        """``x = a``: ``da += dx`` (an array name bound to another array aliases it, and so do
+        their shadows: nothing to add)."""
+        x, v = s.targets[0].id, s.value
+        if self.b.is_active(v.id) and not is_array(self.b.types.get(x)):
+            return [self.adj_add(v.id, name(self.b.adj(x)))]
+        return []
+
+    def load(self, s, kind):
+        """``x = A[i]``: ``dA[i] += dx``."""
+        arr = s.value.value.id
+        if self.b.is_active(arr):
+            return [self.b.shadow_add(arr, s.value.slice, name(self.b.adj(s.targets[0].id)))]
+        return []
+
+    def operation(self, s, kind):
+        """``x = f(a, b)``: ``da += g * df/da`` for each active argument (table partials)."""
+        b, x, v = self.b, s.targets[0].id, s.value
+        if kind == "call":
+            op = b.intrinsic_key(v)
+            args = list(v.args)
+            active = [a for a in args if isinstance(a, ast.Name) and b.is_active(a.id)]
+            if op is None:
+                if active and getattr(v, "adtrans_kind", None) == "norule":
+                    raise b.error(v, f"call to `{ast.unparse(v.func)}` with an active argument "
+                                     f"(`{active[0].id}`), which has no adjoint rule",
+                                  "pass it only constant arguments, or use math/NumPy functions "
+                                  "with rules (adtrans.rules.derivatives)")
+                return []  # allocation / opaque: nothing to propagate
+            rule = INTRINSIC[op]
+            if rule.constant_only and active:
+                raise b.error(v, f"`{ast.unparse(v.func)}` of an active value (`{active[0].id}`)",
+                              rule.constant_only)
+        else:
+            args = [v.left, v.right] if kind == "binop" else [v.operand]
+            op = v.op
+        out = []
+        for i, expr in partials(kind, op, args, name(x), name(b.adj(x))):
+            a = args[i]
+            if isinstance(a, ast.Name) and b.is_active(a.id):
+                out.append(self.adj_add(a.id, expr))
         return out
+
+    def store(self, s, kind):
+        """``A[i] = v``: ``dv += dA[i]; dA[i] = 0``."""
+        b, t, v = self.b, s.targets[0], s.value
+        arr = t.value.id
+        if not b.is_active(arr):
+            return []
+        out = []
+        if isinstance(v, ast.Name) and b.is_active(v.id):
+            out.append(self.adj_add(v.id, b.shadow_read(arr, t.slice)))
+        out.append(b.shadow_kill(arr, t.slice))
+        return out
+
+    def accumulate(self, s, kind):
+        """``A[i] += v`` / ``x += v`` (``-=``): ``dv += dA[i]`` / ``dv += dx``."""
+        b, t, v = self.b, s.target, s.value
+        sub = isinstance(s.op, ast.Sub)
+        if not (isinstance(v, ast.Name) and b.is_active(v.id)):
+            return []
+        if isinstance(t, ast.Subscript):
+            if not b.is_active(t.value.id):
+                return []
+            return [self.adj_add(v.id, b.shadow_read(t.value.id, t.slice), sub=sub)]
+        if b.is_active(t.id):
+            return [self.adj_add(v.id, name(b.adj(t.id)), sub=sub)]
+        return []
 
 
 def copy_expr(e):

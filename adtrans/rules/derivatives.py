@@ -1,0 +1,196 @@
+"""The derivative table: one entry per operator and intrinsic, for every engine.
+
+Each entry gives the *partial derivatives* of ``z = f(a0, a1, ...)`` with
+respect to each argument, as expression templates in the arguments ``a0, a1``
+and the result ``z``.  The templates do not mention an adjoint or a tangent, so
+the same entry serves
+
+- the reverse (adjoint) engine of kernels and drivers, which emits
+  ``da_i += g * p_i`` (:func:`adtrans.rules.scalar.partials`), and
+- a forward (tangent) engine, which emits ``dz = sum_i p_i * da_i``
+  (:func:`adtrans.rules.scalar.jvp`).
+
+Templates are written with ``math.`` functions and may use conditional
+expressions (``1.0 if a0 <= a1 else 0.0``); the driver engine turns these into
+``_np.`` calls and ``_np.where`` so they apply to arrays elementwise.  A partial
+of ``None`` marks an argument the result does not depend on differentiably; an
+entry with no partials at all is piecewise constant (zero derivative).  An
+entry with ``constant_only`` has no derivative adtrans can write (``gamma``
+needs digamma, which Numba lacks): calls with only constant arguments are
+allowed, a call with an active argument is refused with that hint.
+
+Spellings are chosen so the generated code is what the old adjoint-only
+templates produced (``1.0 / (z + z)`` for sqrt, multiplied in as ``g / (z + z)``).
+
+**Adding an intrinsic** is one entry in :data:`INTRINSIC`::
+
+    "asinh": Rule("math.asinh",                          # how generated kernels call it
+                  ("1.0 / math.sqrt(a0 * a0 + 1.0)",),   # d z / d a0 (one template per argument)
+                  ("numpy.arcsinh",),                    # further names resolving to it
+                  source="A&S 4.6.39"),
+
+``math.<name>`` and ``numpy.<name>`` resolve to it automatically.  The kernel
+normaliser, the kernel statement rules (reverse), the CUDA kernels (same
+normaliser and rules), the driver expression adjoints and the forward helper
+``jvp`` all pick it up: one file touched (this one), plus a finite-difference
+test in ``tests/test_intrinsics.py`` (and a kernel there).  A function without
+a derivative gets ``constant_only=<hint>``; a function that is not in the table
+at all may still be called with constant arguments.
+
+Sources: A&S = Abramowitz & Stegun, *Handbook of Mathematical Functions*;
+DLMF = NIST Digital Library of Mathematical Functions.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Derivative entry of one operator or intrinsic.
+
+    ``spelling``: how generated kernels call it (``math.sin``); ``partials``:
+    one template per argument (``None``: no dependence; ``()``: piecewise
+    constant); ``names``: further dotted spellings resolving to it
+    (``numpy.arcsin``); ``constant_only``: when set, the function has no
+    derivative rule and this is the hint given if an argument is active;
+    ``source``: where the derivative comes from.
+    """
+    spelling: str
+    partials: tuple = ()
+    names: tuple = ()
+    constant_only: str | None = None
+    source: str = ""
+
+
+_LN2, _LN10, _2_SQRTPI = "0.6931471805599453", "2.302585092994046", "1.1283791670955126"
+
+#: binary operators: ``z = a0 <op> a1``
+BINOP = {
+    ast.Add: Rule("+", ("1", "1"), source="sum rule"),
+    ast.Sub: Rule("-", ("1", "-1"), source="sum rule"),
+    ast.Mult: Rule("*", ("a1", "a0"), source="product rule"),
+    ast.Div: Rule("/", ("1.0 / a1", "-z / a1"), source="quotient rule"),
+    ast.Pow: Rule("**", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"), source="A&S 3.3.14, 4.2.25"),
+    ast.Mod: Rule("%", ("1", "-math.floor(a0 / a1)"), source="a0 - a1 * floor(a0 / a1), piecewise"),
+    ast.FloorDiv: Rule("//", (), source="piecewise constant"),
+}
+
+#: unary operators: ``z = <op> a0``
+UNARYOP = {
+    ast.USub: Rule("-", ("-1",)),
+    ast.UAdd: Rule("+", ("1",)),
+}
+
+_CONST_ONLY = ("its derivative needs digamma, which Numba does not provide; pass only constant "
+               "(Const) arguments to {f}, or compute {f} in the driver and pass the value in")
+
+#: canonical intrinsic name -> rule
+INTRINSIC = {
+    "exp": Rule("math.exp", ("z",), source="A&S 4.2.1"),
+    "expm1": Rule("math.expm1", ("z + 1.0",), source="A&S 4.2.1"),
+    "exp2": Rule("math.exp2", (f"z * {_LN2}",), source="A&S 4.2.1 with 2**x = exp(x ln 2)"),
+    "log": Rule("math.log", ("1.0 / a0",), source="A&S 4.1.1"),
+    "log1p": Rule("math.log1p", ("1.0 / (a0 + 1.0)",), source="A&S 4.1.1"),
+    "log10": Rule("math.log10", (f"1.0 / (a0 * {_LN10})",), source="A&S 4.1.1, 4.1.23"),
+    "log2": Rule("math.log2", (f"1.0 / (a0 * {_LN2})",), source="A&S 4.1.1, 4.1.23"),
+    "sqrt": Rule("math.sqrt", ("1.0 / (z + z)",), source="A&S 3.3.12"),
+    "cbrt": Rule("np.cbrt", ("1.0 / (3.0 * z * z)",), source="power rule, A&S 3.3.12"),
+    "square": Rule("np.square", ("2.0 * a0",), source="power rule"),
+    "reciprocal": Rule("np.reciprocal", ("-(z * z)",), source="power rule: d(1/x) = -1/x**2"),
+    "sin": Rule("math.sin", ("math.cos(a0)",), source="A&S 4.3.105"),
+    "cos": Rule("math.cos", ("-math.sin(a0)",), source="A&S 4.3.106"),
+    "tan": Rule("math.tan", ("z * z + 1.0",), source="A&S 4.3.107 (sec^2 = 1 + tan^2)"),
+    "tanh": Rule("math.tanh", ("1.0 - z * z",), source="A&S 4.5.79 (sech^2 = 1 - tanh^2)"),
+    "sinh": Rule("math.sinh", ("math.cosh(a0)",), source="A&S 4.5.77"),
+    "cosh": Rule("math.cosh", ("math.sinh(a0)",), source="A&S 4.5.78"),
+    "asin": Rule("math.asin", ("1.0 / math.sqrt(1.0 - a0 * a0)",), ("numpy.arcsin",), source="A&S 4.4.52"),
+    "acos": Rule("math.acos", ("-1.0 / math.sqrt(1.0 - a0 * a0)",), ("numpy.arccos",), source="A&S 4.4.53"),
+    "atan": Rule("math.atan", ("1.0 / (a0 * a0 + 1.0)",), ("numpy.arctan",), source="A&S 4.4.54"),
+    "asinh": Rule("math.asinh", ("1.0 / math.sqrt(a0 * a0 + 1.0)",), ("numpy.arcsinh",), source="A&S 4.6.39"),
+    "acosh": Rule("math.acosh", ("1.0 / math.sqrt(a0 * a0 - 1.0)",), ("numpy.arccosh",), source="A&S 4.6.40"),
+    "atanh": Rule("math.atanh", ("1.0 / (1.0 - a0 * a0)",), ("numpy.arctanh",), source="A&S 4.6.41"),
+    "atan2": Rule("math.atan2", ("a1 / (a0 * a0 + a1 * a1)", "-a0 / (a0 * a0 + a1 * a1)"), ("numpy.arctan2",),
+                  source="A&S 4.4.54 on atan(a0 / a1)"),
+    "hypot": Rule("math.hypot", ("a0 / z", "a1 / z"), source="chain rule on sqrt(a0^2 + a1^2)"),
+    "erf": Rule("math.erf", (f"{_2_SQRTPI} * math.exp(-(a0 * a0))",), source="A&S 7.1.19"),
+    "erfc": Rule("math.erfc", (f"-({_2_SQRTPI} * math.exp(-(a0 * a0)))",), source="A&S 7.1.19, 7.1.2"),
+    # selections: the derivative goes to one side (ties to the first argument; abs at 0 takes +1)
+    "abs": Rule("abs", ("1.0 if a0 >= 0 else -1.0",),
+                ("math.fabs", "numpy.abs", "numpy.absolute", "numpy.fabs", "builtins.abs"), source="piecewise"),
+    "min": Rule("min", ("1.0 if a0 <= a1 else 0.0", "0.0 if a0 <= a1 else 1.0"),
+                ("builtins.min", "numpy.minimum"), source="selection"),
+    "max": Rule("max", ("1.0 if a0 >= a1 else 0.0", "0.0 if a0 >= a1 else 1.0"),
+                ("builtins.max", "numpy.maximum"), source="selection"),
+    "pow": Rule("math.pow", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"), ("builtins.pow", "numpy.power"),
+                source="A&S 3.3.14, 4.2.25"),
+    "copysign": Rule("math.copysign", ("math.copysign(1.0, a0) * math.copysign(1.0, a1)", None),
+                     source="|a0| sign(a1), piecewise"),
+    "float": Rule("float", ("1",), ("builtins.float",), source="identity"),
+    "float64": Rule("np.float64", ("1",), source="identity"),
+    "float32": Rule("np.float32", ("1",), source="identity (rounded)"),
+    # piecewise constant: zero derivative
+    "floor": Rule("math.floor", ()),
+    "ceil": Rule("math.ceil", ()),
+    "trunc": Rule("math.trunc", ()),
+    "sign": Rule("np.sign", ()),
+    "isnan": Rule("math.isnan", ()),
+    "isinf": Rule("math.isinf", ()),
+    # no derivative rule (digamma): constant arguments only
+    "gamma": Rule("math.gamma", (None,), constant_only=_CONST_ONLY.format(f="math.gamma"), source="DLMF 5.2.2"),
+    "lgamma": Rule("math.lgamma", (None,), constant_only=_CONST_ONLY.format(f="math.lgamma"), source="DLMF 5.2.2"),
+}
+
+
+def _build_lookup():
+    """Objects and dotted spellings -> canonical name (several spellings share one rule)."""
+    objects, dotted = {}, {}
+    for key, rule in INTRINSIC.items():
+        names = []
+        for mod, prefix in ((math, "math"), (np, "numpy")):
+            attr = "fabs" if (key == "abs" and mod is math) else key
+            if getattr(mod, attr, None) is not None:
+                names.append(f"{prefix}.{attr}")
+        names += list(rule.names)
+        for n in names:
+            dotted.setdefault(n, key)
+            mod, _, attr = n.partition(".")
+            obj = getattr({"math": math, "numpy": np, "builtins": builtins}[mod], attr, None)
+            if obj is not None:
+                objects.setdefault(id(obj), key)
+    for obj, key in ((np.float32, "float32"), (np.float64, "float64")):
+        objects[id(obj)] = key
+    return objects, dotted
+
+
+_OBJECTS, _SPELLINGS = _build_lookup()
+
+
+def intrinsic_of(obj=None, dotted: str | None = None) -> str | None:
+    """Canonical intrinsic name of a callee object (or of its dotted spelling), else None."""
+    if obj is not None:
+        try:
+            return _OBJECTS.get(id(obj))
+        except TypeError:
+            return None
+    return _SPELLINGS.get(dotted)
+
+
+def rule_of(kind: str, op) -> Rule | None:
+    """The entry for a ``"binop"``/``"unaryop"`` (``op`` an AST operator) or a ``"call"``
+    (``op`` a canonical intrinsic name)."""
+    if kind == "binop":
+        return BINOP.get(type(op))
+    if kind == "unaryop":
+        return UNARYOP.get(type(op))
+    return INTRINSIC.get(op)
+
+
+def spelling(name: str) -> str:
+    """How generated code spells intrinsic ``name`` (e.g. ``math.sqrt``)."""
+    return INTRINSIC[name].spelling
