@@ -30,7 +30,6 @@ target lowered (atomics, barriers, tape pushes) are never removed.
 from __future__ import annotations
 
 import ast
-import copy
 
 from ..ir.markers import comment
 
@@ -176,31 +175,54 @@ def _movable(s, stored, params) -> str | None:
 
 def _sink(stmts, stored, params):
     """Move ``x = 0.0`` / ``x = param`` down to the first statement of the block mentioning ``x``
-    (past other statements, not past other such declarations)."""
+    (past other statements, not past other such declarations; a comment stays with the statement
+    after it)."""
     out = list(stmts)
     for s in out:
         for field in _children(s):
             setattr(s, field, _sink(getattr(s, field), stored, params))
+    movable = [_movable(s, stored, params) for s in out]
+    mentions = [_mentions(s) for s in out]
+    anchor = {}                 # index of a moved statement -> index it goes before
+    seen_after: dict = {}       # name -> first index after the current one mentioning it
     for k in range(len(out) - 1, -1, -1):
-        x = _movable(out[k], stored, params)
-        if x is None:
+        x = movable[k]
+        if x is not None and x in seen_after:
+            j = seen_after[x]
+            while j - 1 > k and _is_comment(out[j - 1]):
+                j -= 1
+            if any(movable[m] is None for m in range(k + 1, j)):
+                anchor[k] = j
+        for n in mentions[k]:
+            seen_after[n] = k
+    if not anchor:
+        return out
+    before: dict = {}
+    for k in sorted(anchor):
+        before.setdefault(anchor[k], []).append(k)
+
+    def emit(j, acc):
+        for k in before.get(j, ()):
+            emit(k, acc)
+            acc.append(out[k])
+
+    result = []
+    for j in range(len(out)):
+        if j in anchor:
             continue
-        j = next((j for j in range(k + 1, len(out)) if x in _mentions(out[j])), None)
-        if j is None:
-            continue
-        while j - 1 > k and _is_comment(out[j - 1]):
-            j -= 1          # a comment stays with the statement it describes
-        if any(_movable(out[m], stored, params) is None for m in range(k + 1, j)):
-            out.insert(j - 1, out.pop(k))
-    return out
+        emit(j, result)
+        result.append(out[j])
+    return result
 
 
-def _zero_fold(stmts, zero: set) -> set:
+def _zero_fold(stmts, zero: set, rewrite=True) -> set:
     """Rewrite ``x += e`` to ``x = e`` in place where ``x`` holds a float zero; returns the zero set
-    after ``stmts``."""
+    after ``stmts`` (``rewrite=False``: only the set)."""
     zero = set(zero)
     for k, s in enumerate(stmts):
-        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in zero \
+        if not rewrite and isinstance(s, ast.AugAssign):
+            zero -= _stores(s)
+        elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in zero \
                 and isinstance(s.op, (ast.Add, ast.Sub)) and s.target.id not in _loads(s.value):
             value = s.value if isinstance(s.op, ast.Add) else ast.UnaryOp(op=ast.USub(), operand=s.value)
             new = ast.copy_location(ast.Assign(targets=[ast.Name(s.target.id, ast.Store())], value=value), s)
@@ -208,17 +230,18 @@ def _zero_fold(stmts, zero: set) -> set:
             stmts[k] = new
             zero.discard(s.target.id)
         elif isinstance(s, ast.If):
-            zero = _zero_fold(s.body, zero) & _zero_fold(s.orelse, zero)
+            zero = _zero_fold(s.body, zero, rewrite) & _zero_fold(s.orelse, zero, rewrite)
         elif isinstance(s, (ast.For, ast.While)):
             entry = set() if _is_prange(s) else set(zero)
             if isinstance(s, ast.For):
                 entry.discard(s.target.id)
             while True:     # zero on entry and after every iteration (found without rewriting)
-                new_entry = entry & _zero_fold(copy.deepcopy(s.body), entry)
+                new_entry = entry & _zero_fold(s.body, entry, rewrite=False)
                 if new_entry == entry:
                     break
                 entry = new_entry
-            _zero_fold(s.body, entry)
+            if rewrite:
+                _zero_fold(s.body, entry)
             zero = (zero - _stores(s)) | entry
         else:
             zero -= _stores(s)
@@ -295,26 +318,38 @@ def _propagate_copies(stmts, stored):
     for s in out:
         for field in _children(s):
             setattr(s, field, _propagate_copies(getattr(s, field), stored))
-    k = 0
-    while k < len(out):
+    loads_after: dict = {}      # name -> loads in out[k + 1:]
+    stored_after: set = set()   # names stored in out[k + 1:]
+    mapping, drop = {}, set()
+    for k in range(len(out) - 1, -1, -1):
         s = out[k]
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                 and isinstance(s.value, ast.Name) and stored.get(s.targets[0].id) == 1:
             a, b = s.targets[0].id, s.value.id
-            rest = ast.Module(body=out[k + 1:], type_ignores=[])
-            elsewhere = sum(1 for n in ast.walk(ast.Module(body=out, type_ignores=[]))
-                            if isinstance(n, ast.Name) and n.id == a) - 1
-            here = sum(1 for n in ast.walk(rest) if isinstance(n, ast.Name) and n.id == a)
-            if a != b and here == elsewhere and b not in _stores(rest) and here == _uses_total(a, stored):
-                _Rename({a: b}).visit(rest)
-                del out[k]
-                continue
-        k += 1
+            if a != b and b not in stored_after and loads_after.get(a, 0) == stored.get(("uses", a), 0):
+                mapping[a] = b
+                drop.add(k)
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name):
+                if isinstance(getattr(n, "ctx", None), ast.Store):
+                    stored_after.add(n.id)
+                else:
+                    loads_after[n.id] = loads_after.get(n.id, 0) + 1
+    if not mapping:
+        return out
+
+    def final(n):
+        while n in mapping:
+            n = mapping[n]
+        return n
+    out = [s for k, s in enumerate(out) if k not in drop]
+    _Rename({a: final(a) for a in mapping}).visit(ast.Module(body=out, type_ignores=[]))
+    for a, b in mapping.items():        # keep the counts exact for the enclosing blocks
+        stored[a] -= 1
+        stored[("uses", b)] -= 1
+    for a in mapping:
+        stored[("uses", final(a))] = stored.get(("uses", final(a)), 0) + stored.pop(("uses", a), 0)
     return out
-
-
-def _uses_total(name, stored):
-    return stored.get(("uses", name), 0)
 
 
 class _Rename(ast.NodeTransformer):
