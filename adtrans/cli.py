@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from . import gen as gen_writer
+from .dispatch import target_of
 from .errors import ADError
 from .parse import parse_file_function
 from .pipeline import generate
@@ -27,11 +28,7 @@ def cmd_show(args) -> int:
     targets = gen_writer.find_targets(path, only=[func], activity=args.activity, signature=args.signature)
     t = targets[0]
     primal = parse_file_function(path, func)
-    if primal.cuda:
-        from .cuda.generate import generate_cuda
-        gen = generate_cuda(primal, t.activity, gen_writer.argtypes_of(t.signature))
-    else:
-        gen = generate(primal, t.activity, gen_writer.argtypes_of(t.signature))
+    gen = generate(primal, t.activity, gen_writer.argtypes_of(t.signature), target_of(primal))
     print(gen.function_source)
     return 0
 

@@ -87,6 +87,11 @@ def _options(dispatcher) -> dict:
     return dict(opts)
 
 
+def is_cuda_dispatcher(obj) -> bool:
+    """Whether ``obj`` is a numba-cuda dispatcher (``@cuda.jit`` kernel or device function)."""
+    return type(obj).__module__.startswith(("numba.cuda", "numba_cuda"))
+
+
 def parse_function(fn) -> Primal:
     """Parse the source of ``fn`` (an ``@njit``/``@cuda.jit`` dispatcher or function).
 
@@ -108,8 +113,7 @@ def parse_function(fn) -> Primal:
     source = "".join(lines)
     tree = _parse_function_source(source, pyfunc.__name__, filename, first)
     opts = _options(dispatcher)
-    is_cuda = type(dispatcher).__module__.startswith("numba.cuda") or \
-        type(dispatcher).__module__.startswith("numba_cuda")
+    is_cuda = is_cuda_dispatcher(dispatcher)
     return Primal(name=pyfunc.__name__, tree=tree, filename=filename, source=source,
                   globals=pyfunc.__globals__, pyfunc=pyfunc, dispatcher=dispatcher,
                   parallel=bool(opts.get("parallel", False)), cuda=is_cuda,

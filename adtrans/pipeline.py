@@ -1,10 +1,8 @@
-"""The whole pipeline for one kernel: parse -> normalise -> analyse -> transform -> emit -> compile."""
+"""The whole pipeline for one kernel and one target:
+parse -> normalise -> type -> activity -> transform (marked IR) -> target lowering -> emit."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numba
-from numba.core import types as nbtypes
 
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
@@ -12,6 +10,8 @@ from .emit import digest_of, render_function, render_module
 from .errors import ActivityError
 from .normalise import normalise
 from .parse import Primal
+from .targets.base import Target
+from .targets.cpu import CPU
 from .transform import build_adjoint
 from .transform.tidy import tidy
 
@@ -31,6 +31,7 @@ class Generated:
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
+    """Parameter -> activity (lower case), checked against the argument types."""
     params = primal.params
     if len(activity) != len(params):
         raise ActivityError(f"{primal.name} has {len(params)} parameters ({', '.join(params)}) but "
@@ -48,41 +49,29 @@ def check_activity(primal: Primal, activity, argtypes) -> dict:
     return out
 
 
-def decorator_for(primal: Primal, parallel: bool, cache: bool = True) -> str:
-    opts = []
-    if cache:
-        opts.append("cache=True")
-    if parallel:
-        opts.append("parallel=True")
-    fastmath = (getattr(primal.dispatcher, "targetoptions", None) or {}).get("fastmath")
-    if fastmath:
-        opts.append(f"fastmath={fastmath!r}")
-    if primal.dispatcher is None and "fastmath=True" in "".join(primal.decorators).replace(" ", ""):
-        opts.append("fastmath=True")
-    return "numba.njit(" + ", ".join(opts) + ")"
-
-
-def generate(primal: Primal, activity, argtypes, name: str | None = None, cache: bool = True) -> Generated:
-    """Generate the adjoint of ``primal`` for ``activity`` (one per parameter) and Numba ``argtypes``."""
+def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str | None = None,
+             cache: bool = True) -> Generated:
+    """Generate the adjoint of ``primal`` for ``activity`` (one per parameter) and Numba ``argtypes``
+    on ``target`` (:data:`~adtrans.targets.cpu.CPU` or a :class:`~adtrans.cuda.target.CudaTarget`)."""
     argtypes = tuple(argtypes)
     param_activity = check_activity(primal, activity, argtypes)
-    arrays = {p for p, t in zip(primal.params, argtypes) if isinstance(t, nbtypes.Array)}
-    norm = normalise(primal, arrays)
-    types = infer_types(norm, argtypes)
+    target.check_activity(primal, param_activity)
+    arrays = {p for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension())
+    types = infer_types(target.typing_copy(norm), argtypes)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
-    adj = build_adjoint(norm, types, act, param_activity, primal.error, name)
-    text = render_function(tidy(adj.func, adj.builder.scalar_names()), decorator_for(primal, adj.parallel, cache))
-    return Generated(name=name, function_source=text, params=adj.params, returns=adj.returns,
-                     seeds=adj.seeds, global_arrays=dict(norm.global_arrays), parallel=adj.parallel)
+    marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal)
+    func = target.lower(marked)
+    conv = target.call_convention(marked, func)
+    func = tidy(func, marked.builder.scalar_names())
+    text = render_function(func, target.decorator(primal, conv["parallel"], cache))
+    return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
+                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"])
 
 
-def module_source(gens: list[Generated], origin: str, input_text: str) -> tuple[str, str]:
-    """Module text holding ``gens`` and its digest."""
+def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:
+    """Module text holding ``gens`` (adjoints for ``target``) and its digest."""
     body = [g.function_source for g in gens]
-    digest = digest_of(input_text, *body)
-    return render_module(body, origin, digest), digest
-
-
-def typeof_args(args) -> tuple:
-    return tuple(numba.typeof(a) for a in args)
+    digest = digest_of(*target.digest_parts(), input_text, *body)
+    return render_module(body, origin, digest, target.imports()), digest

@@ -183,3 +183,15 @@ def test_minibude_cuda_gradient_float32():
     assert dprot.dtype == np.float32 and dposes.dtype == np.float32
     assert close(dprot, ref.protein_xyz, 1e-3) and close(dposes, ref.poses, 1e-3)
     assert math.isfinite(float(np.sum(dprot)))
+
+
+def test_source_without_arguments_uses_the_types_of_the_last_launch():
+    kernel, _, args, activity, config = K.cases(np.float32)["stencil"]
+    flat = []
+    for a, t in zip(args, activity):
+        flat += [a, np.zeros_like(a)] if t == "dup" else [a]
+    adtrans.adjoint(kernel, activity)[config](*flat)
+    src = adtrans.source(kernel, activity)
+    assert src == adtrans.source(kernel, activity, *args)
+    assert src != adtrans.source(kernel, activity, *K.cases(np.float64)["stencil"][2])
+    assert "float32" in src

@@ -50,55 +50,32 @@ from __future__ import annotations
 
 import threading
 
-import numba
-import numpy as np
-from numba.core import types as nbtypes
+from ..arguments import primal_of, signature_types, split_args, typeof_arg
+from ..build import compiled
+from ..errors import ActivityError
+from ..pipeline import Generated, generate
+from .finalize import HALVING_TRIPS
+from .target import CudaTarget
 
-from ..compile import load_module
-from ..errors import ActivityError, ADError
-from ..parse import parse_function, python_function
-from .finalize import HALVING_TRIPS, tape_capacity_default
-from .generate import generate_cuda, module_source
-
-__all__ = ["CudaAdjointKernel", "cuda_adjoint", "cuda_source", "generate_cuda", "HALVING_TRIPS",
+__all__ = ["CudaAdjointKernel", "CudaTarget", "cuda_adjoint", "cuda_source", "generate_cuda", "HALVING_TRIPS",
            "typeof_arg"]
 
-_LOCK = threading.RLock()
-_PARSED: dict = {}
-_COMPILED: dict = {}
+_LOCK = threading.Lock()
+_LAST_LAUNCH: dict = {}     # id(python function) -> (python function, argtypes of its last adjoint launch)
 
 
-def typeof_arg(a):
-    """Numba type of a kernel argument (numpy array, device array, scalar)."""
-    try:
-        return numba.typeof(a)
-    except (ValueError, TypeError):
-        pass
-    if hasattr(a, "dtype") and hasattr(a, "ndim"):
-        return nbtypes.Array(numba.from_dtype(np.dtype(a.dtype)), int(a.ndim), "A")
-    raise ADError(f"cannot type kernel argument {a!r}")
+def generate_cuda(primal, activity, argtypes, name: str | None = None,
+                  tape_capacity: int | None = None) -> Generated:
+    """Generate the ``@cuda.jit`` adjoint of the CUDA kernel ``primal`` for ``activity`` and Numba
+    ``argtypes``.  Its parameters: the primal's, each ``dup`` followed by its shadow."""
+    return generate(primal, tuple(a.lower() for a in activity), argtypes, CudaTarget(tape_capacity), name)
 
 
-def _primal(fn):
-    pyfunc, _ = python_function(fn)
-    hit = _PARSED.get(id(pyfunc))
-    if hit is None or hit[0] is not pyfunc:
-        hit = _PARSED[id(pyfunc)] = (pyfunc, parse_function(fn))
-    return hit[1]
-
-
-def _compiled(fn, activity, argtypes, tape_capacity):
-    primal = _primal(fn)
-    cap = tape_capacity or tape_capacity_default()
-    key = (id(primal.pyfunc), activity, argtypes, cap)
-    with _LOCK:
-        hit = _COMPILED.get(key)
-        if hit is None:
-            gen = generate_cuda(primal, activity, argtypes, tape_capacity=cap)
-            text, digest = module_source([gen], f"{primal.filename}:{primal.name}", primal.source)
-            mod = load_module(text, digest, gen.global_arrays)
-            hit = _COMPILED[key] = (gen, getattr(mod, gen.name))
-    return hit
+def last_launch_types(fn):
+    """Argument types of the last adjoint launch of the kernel ``fn`` in this process, else None."""
+    pyfunc = primal_of(fn).pyfunc
+    hit = _LAST_LAUNCH.get(id(pyfunc))
+    return hit[1] if hit is not None and hit[0] is pyfunc else None
 
 
 class CudaAdjointKernel:
@@ -109,46 +86,49 @@ class CudaAdjointKernel:
         self.fn = kernel
         self.activity = tuple(a.lower() for a in activity)
         self.tape_capacity = tape_capacity
-        self.primal = _primal(kernel)
+        self.primal = primal_of(kernel)
         if len(self.activity) != len(self.primal.params):
             raise ActivityError(f"{self.primal.name} has {len(self.primal.params)} parameters "
                                 f"({', '.join(self.primal.params)}), got {len(self.activity)} activities")
 
     def split(self, args):
         """The primal arguments among ``args`` (primal arguments with shadows after each dup)."""
-        primal_args, k = [], 0
-        for a in self.activity:
-            if k >= len(args):
-                raise ActivityError(f"too few arguments for activity {self.activity}")
-            primal_args.append(args[k])
-            if a == "dup":
-                if k + 1 >= len(args):
-                    raise ActivityError(f"missing the shadow of argument {len(primal_args) - 1}")
-                v, s = args[k], args[k + 1]
-                if tuple(v.shape) != tuple(s.shape) or np.dtype(v.dtype) != np.dtype(s.dtype):
-                    raise ActivityError(f"shadow of shape {tuple(s.shape)} and dtype {s.dtype} for an array of "
-                                        f"shape {tuple(v.shape)} and dtype {v.dtype}: they must match")
-            k += 2 if a == "dup" else 1
-        if k != len(args):
-            raise ActivityError(f"{len(args)} arguments for activity {self.activity}: expected {k}")
+        primal_args, rest = split_args(self.activity, args, check_shadows=True)
+        if rest:
+            raise ActivityError(f"{len(args)} arguments for activity {self.activity}: "
+                                f"expected {len(args) - len(rest)}")
         return primal_args
 
     def argtypes(self, primal_args):
         return tuple(typeof_arg(a) for a in primal_args)
 
+    def _compiled(self, argtypes):
+        return compiled(self.fn, self.activity, tuple(argtypes), CudaTarget(self.tape_capacity))
+
     def kernel(self, *primal_args):
         """The ``@cuda.jit`` adjoint kernel for the types of ``primal_args``."""
-        return _compiled(self.fn, self.activity, self.argtypes(primal_args), self.tape_capacity)[1]
+        return self._compiled(self.argtypes(primal_args))[1]
 
     def kernel_for_types(self, argtypes):
         """The ``@cuda.jit`` adjoint kernel for Numba ``argtypes`` of the primal parameters."""
-        return _compiled(self.fn, self.activity, tuple(argtypes), self.tape_capacity)[1]
+        return self._compiled(argtypes)[1]
 
     def generated(self, *primal_args):
-        return _compiled(self.fn, self.activity, self.argtypes(primal_args), self.tape_capacity)[0]
+        """The :class:`~adtrans.pipeline.Generated` adjoint for the types of ``primal_args``."""
+        return self._compiled(self.argtypes(primal_args))[0]
 
     def source(self, *primal_args) -> str:
+        """The generated adjoint source for the types of ``primal_args``."""
         return self.generated(*primal_args).function_source
+
+    def launch_kernel(self, args):
+        """The adjoint kernel for a launch with ``args`` (remembering their types, see
+        :func:`last_launch_types`)."""
+        argtypes = self.argtypes(self.split(args))
+        kern = self._compiled(argtypes)[1]
+        with _LOCK:
+            _LAST_LAUNCH[id(self.primal.pyfunc)] = (self.primal.pyfunc, argtypes)
+        return kern
 
     def __getitem__(self, config):
         return _Launch(self, config)
@@ -159,7 +139,7 @@ class _Launch:
         self.adj, self.config = adj, config
 
     def __call__(self, *args):
-        kern = self.adj.kernel(*self.adj.split(args))
+        kern = self.adj.launch_kernel(args)
         cfg = self.config if isinstance(self.config, tuple) else (self.config,)
         return kern[cfg](*args)
 
@@ -171,11 +151,13 @@ def cuda_adjoint(fn, activity, tape_capacity: int | None = None) -> CudaAdjointK
 
 def cuda_source(fn, activity, *args, signature=None, tape_capacity: int | None = None) -> str:
     """Generated source of the CUDA adjoint of ``fn``.  Types from example primal ``args``, else from
-    ``signature`` (e.g. ``"void(float64[:], float64[:])"``), else from the kernel's first compiled one."""
+    ``signature`` (e.g. ``"void(float64[:], float64[:])"``), else from the last adjoint launch of
+    ``fn``, else from the kernel's first compiled signature."""
     adj = CudaAdjointKernel(fn, activity, tape_capacity)
     if args:
         argtypes = adj.argtypes(args)
+    elif signature is None and last_launch_types(fn) is not None:
+        argtypes = last_launch_types(fn)
     else:
-        from ..api import _signature_types
-        argtypes = _signature_types(fn, signature)
-    return _compiled(fn, adj.activity, tuple(argtypes), tape_capacity)[0].function_source
+        argtypes = signature_types(fn, signature)
+    return adj._compiled(argtypes)[0].function_source

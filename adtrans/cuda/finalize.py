@@ -1,6 +1,8 @@
-"""The CUDA finalize pass: turn the builder's adjoint (CPU conventions) into a ``@cuda.jit`` kernel.
+"""The CUDA lowering: the marked adjoint IR (:mod:`adtrans.transform`) as a ``@cuda.jit`` kernel.
 
-Runs on the adjoint ``FunctionDef`` after the core finalize pass:
+Lowers the markers itself (the scope prologues, shared with the CPU target,
+:class:`~adtrans.transform.finalize.MarkerLowering`; tape pushes and pops as
+below), then:
 
 1. **Primal atomics** (``arr[idx] += v`` marked ``adtrans_atomic``) become
    ``cuda.atomic.add(arr, idx, v)`` again in the forward sweep; their adjoint,
@@ -45,6 +47,8 @@ from collections import defaultdict
 from ..analyse.types import is_array
 from ..ir.walk import iter_stmts, rewrite_stmts
 from ..ir.affine import AffineMap
+from ..transform.finalize import MarkerLowering
+from ..ir.markers import POP, PUSH, comment, is_marker
 from .lower import ALLOCS, cuda_call_member, is_cuda_int
 
 #: A halving loop (``while x > 0: ... x //= 2``) runs at most this many times on 64-bit integers.
@@ -135,22 +139,44 @@ def _index_elts(idx):
     return idx.elts if isinstance(idx, ast.Tuple) else [idx]
 
 
-class CudaFinalizer:
-    def __init__(self, builder, norm, types, act, primal, tape_capacity=None):
-        self.b, self.norm, self.types, self.act = builder, norm, types, act
+class CudaLowering(MarkerLowering):
+    """Lowers a :class:`~adtrans.transform.MarkedAdjoint` to a ``@cuda.jit`` kernel (module docstring)."""
+
+    def __init__(self, marked, types, act, primal, tape_capacity=None):
+        super().__init__(marked.builder, marked.result_seeds)
+        self.marked = marked
+        self.norm, self.types, self.act = marked.norm, types, act
         self.primal = primal
         self.capacity = tape_capacity or tape_capacity_default()
         self.notes: list[str] = []
-        self.fresh = norm.alloc.fresh
+        self.fresh = self.norm.alloc.fresh
 
     def error(self, construct, hint=""):
         return self.primal.error(self.primal.tree, construct, hint)
 
     # ---------------------------------------------------------------- driver
+    def lower(self) -> ast.FunctionDef:
+        """The ``@cuda.jit`` adjoint ``FunctionDef`` (no decorator) of the marked IR."""
+        body = rewrite_stmts(self.marked.body, self.keep_needed)
+        body = self.scope_starts(body)
+        func = self.marked.function(body, self.marked.parameters())
+        return self.run(func)
+
+    def keep_needed(self, s):
+        """Tape markers that are needed stay (with their tape slot, lowered by :meth:`tapes`)."""
+        if is_marker(s, PUSH) or is_marker(s, POP):
+            slot = self.tape_slot(s)
+            if slot is None:
+                return []
+            s.adtrans_slot = slot
+        return [s]
+
+    def tape_start(self, scope, dt):
+        # the capacity is set by :meth:`tapes` once all pushes are known
+        return f"cuda.local.array(1, np.{dt})"
+
     def run(self, func: ast.FunctionDef) -> ast.FunctionDef:
         body = list(func.body)
-        if body and isinstance(body[-1], ast.Return):
-            body.pop()
         allocs = self.allocs = self.array_allocations()
         shadows = self.shadow_kinds(allocs)
         self.primal_atomics(body)
@@ -163,7 +189,6 @@ class CudaFinalizer:
         return ast.fix_missing_locations(func)
 
     def comment(self, text):
-        from ..ir.markers import comment
         return comment("cuda adjoint: " + text)
 
     # ----------------------------------------------------------- validation
@@ -404,9 +429,8 @@ class CudaFinalizer:
 
         def count(stmts, mult, loop):
             for s in stmts:
-                if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and \
-                        ast.unparse(s.value.func) == "tape_push":
-                    tape = s.value.args[0].id
+                if is_marker(s, PUSH):
+                    tape = s.adtrans_slot[2]
                     if mult is None:
                         unbounded.setdefault(tape, loop)
                     else:
@@ -458,9 +482,8 @@ class CudaFinalizer:
                 tape = s.targets[0].id
                 out.append(ast.parse(f"{tape} = cuda.local.array({caps[tape]}, np.{names[tape][1]})").body[0])
                 return out
-            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and \
-                    ast.unparse(s.value.func) == "tape_push":
-                tape, top, x = (ast.unparse(a) for a in s.value.args)
+            if is_marker(s, PUSH):
+                _, x, tape, top, _ = s.adtrans_slot
                 if tape in unbounded:
                     out += _parse(f"if {top} < {caps[tape]}:\n    {tape}[{top}] = {x}\n"
                                   f"else:\n    {overflow} = True\n{top} += 1")
@@ -494,14 +517,15 @@ class CudaFinalizer:
                         else:
                             out += copy_out
                     return out
-            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
-                    isinstance(s.value.value, ast.Name) and s.value.value.id in unbounded:
-                # a pop beyond the capacity yields a neutral value (NaN, 0, False), never stale data
-                tape = s.value.value.id
-                top, dt = names[tape]
-                x = ast.unparse(s.targets[0])
-                out += _parse(f"if {top} < {caps[tape]}:\n    {x} = {tape}[{top}]\n"
-                              f"else:\n    {x} = {neutral(dt)}")
+            if is_marker(s, POP):
+                _, x, tape, top, dt = s.adtrans_slot
+                out += _parse(f"{top} -= 1")
+                if tape in unbounded:
+                    # a pop beyond the capacity yields a neutral value (NaN, 0, False), never stale data
+                    out += _parse(f"if {top} < {caps[tape]}:\n    {x} = {tape}[{top}]\n"
+                                  f"else:\n    {x} = {neutral(dt)}")
+                else:
+                    out += _parse(f"{x} = {tape}[{top}]")
                 return out
             out.append(s)
             return out
@@ -536,6 +560,8 @@ def _assigns(stmts, x, nested=True):
             out.append(s)
         elif isinstance(s, ast.For) and s.target.id == x:
             out.append(s)
+        elif is_marker(s, POP) and x in (s.adtrans_slot[1], s.adtrans_slot[3]):
+            out.append(s)       # a pop assigns the popped name and the tape top
         if nested and isinstance(s, (ast.If, ast.For, ast.While)):
             out += _assigns(s.body + getattr(s, "orelse", []), x)
     return out

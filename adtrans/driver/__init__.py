@@ -38,6 +38,7 @@ import types
 
 import numpy as np
 
+from ..arguments import unwrap
 from ..compile import cache_dir, write_atomic
 from ..errors import ActivityError, UnsupportedError
 from ..parse import parse_function, python_function
@@ -154,21 +155,7 @@ def autodiff_driver(fn, args, seed=1.0):
     them), adds the adjoints to the ``Duplicated`` shadows and returns the
     tuple of the ``Active`` arguments' adjoints.
     """
-    from ..api import Active, Const, Duplicated
-    activity, flat = [], []
-    for a in args:
-        if isinstance(a, Duplicated):
-            activity.append("dup")
-            flat += [a.value, a.shadow]
-        elif isinstance(a, Active):
-            activity.append("active")
-            flat.append(a.value)
-        elif isinstance(a, Const):
-            activity.append("const")
-            flat.append(a.value)
-        else:
-            activity.append("const")
-            flat.append(a)
+    activity, flat = unwrap(args)
     if isinstance(seed, (tuple, list)):
         seed = seed[0] if seed else 1.0
     out = driver_adjoint(fn, activity)(*flat, seed)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..mpi.specs import MPI_NAMES
+from ..parse import is_cuda_dispatcher
 
 #: NumPy functions that return values without derivative (constructors, indices, predicates,
 #: piecewise-constant functions): passive whatever their arguments.
@@ -64,12 +65,11 @@ def _is_mpi_object(obj) -> bool:
 
 
 def _is_kernel(obj) -> bool:
-    return hasattr(obj, "py_func") and type(obj).__module__.startswith("numba") and \
-        not type(obj).__module__.startswith(("numba.cuda", "numba_cuda"))
+    return hasattr(obj, "py_func") and type(obj).__module__.startswith("numba") and not is_cuda_dispatcher(obj)
 
 
 def _is_cuda(obj) -> bool:
-    return hasattr(obj, "py_func") and type(obj).__module__.startswith(("numba.cuda", "numba_cuda"))
+    return hasattr(obj, "py_func") and is_cuda_dispatcher(obj)
 
 
 class Resolver:

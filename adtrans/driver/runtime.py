@@ -19,6 +19,7 @@ import numbers
 
 import numpy as np
 
+from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 
 
@@ -314,8 +315,7 @@ def _kernel_adjoint_function(kernel, activity):
     key = (kernel, activity)
     adj = _ADJOINTS.get(key)
     if adj is None:
-        from ..api import adjoint
-        adj = _ADJOINTS[key] = adjoint(kernel, activity)
+        adj = _ADJOINTS[key] = kernel_adjoint_function(kernel, activity)
     return adj
 
 

@@ -1,32 +1,62 @@
-"""Stage 4 (transform): build the adjoint function's AST from a normalised kernel."""
+"""Stage 4 (transform): build the adjoint of a normalised kernel as marked IR.
+
+The marked IR is the adjoint's statement list with placeholder statements
+(:mod:`.markers`): tape pushes and pops (``__push__``/``__pop__``) and scope
+starts (``__scope_start__``).  A target lowers them (:mod:`adtrans.targets`).
+"""
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .builder import AdjointBuilder
 from ..ir.markers import SCOPE_START, marker
+from .restores import drop_dead_restores
 from .scope import Scope
-from .finalize import Finalizer
 
 
 @dataclass
-class AdjointAST:
-    """The adjoint ``FunctionDef`` and how to call it.
+class MarkedAdjoint:
+    """The adjoint before target lowering.
 
-    ``params``: parameter names in call order (primal arguments, each ``dup``
-    argument followed by its shadow, then the seed(s)); ``returns``: the
-    ``active`` parameters whose adjoints are returned, in order.
+    ``body``: statements with markers; ``builder``: the :class:`AdjointBuilder` (adjoint names,
+    scopes, tapes); ``active_scalars``: the ``active`` parameters, whose adjoints a CPU adjoint
+    returns, in order; ``result_seeds``: active result -> seed parameter; ``seed_params``: the
+    seed parameters (one per result); ``primal``: the parsed primal.
     """
-    func: ast.FunctionDef
-    params: list
-    returns: list
-    seeds: list
-    parallel: bool
-    builder: object = None      # the AdjointBuilder (adjoint names, tapes) for target finalize passes
+    name: str
+    body: list
+    builder: AdjointBuilder
+    param_activity: dict
+    active_scalars: list
+    result_seeds: dict
+    seed_params: list = field(default_factory=list)
+    primal: object = None       # the parsed primal (for targets' error messages)
+
+    @property
+    def norm(self):
+        return self.builder.norm
+
+    def parameters(self) -> list:
+        """Parameter names in call order: primal arguments, each ``dup`` argument followed by
+        its shadow, then the seed(s).  Call it after lowering the markers (it names shadows)."""
+        b, params = self.builder, []
+        for p in self.norm.params:
+            params.append(p)
+            if self.param_activity.get(p) == "dup":
+                params.append(b.adj(p))
+        return params + list(self.seed_params)
+
+    def function(self, body, params) -> ast.FunctionDef:
+        """The adjoint ``FunctionDef`` with ``params`` and the lowered ``body``."""
+        func = ast.FunctionDef(name=self.name, args=ast.arguments(
+            posonlyargs=[], args=[ast.arg(arg=p) for p in params], kwonlyargs=[], kw_defaults=[], defaults=[]),
+            body=body, decorator_list=[], returns=None, type_params=[], lineno=1, col_offset=0)
+        return ast.fix_missing_locations(func)
 
 
-def build_adjoint(norm, types, act, param_activity, error, name) -> AdjointAST:
+def build_adjoint(norm, types, act, param_activity, error, name, primal=None) -> MarkedAdjoint:
+    """The marked adjoint IR of the normalised kernel ``norm`` (see :class:`MarkedAdjoint`)."""
     b = AdjointBuilder(norm, types, act, param_activity, error)
     fscope = Scope(None, None, set(norm.params))
     b.scopes.insert(0, fscope)
@@ -40,22 +70,7 @@ def build_adjoint(norm, types, act, param_activity, error, name) -> AdjointAST:
     active_scalars = [p for p in norm.params if param_activity.get(p) == "active"]
     for p in active_scalars:
         fscope.owned.add(p)
-    body = [marker(SCOPE_START, fscope.id)] + code
-    body = Finalizer(b, {r: seeds[r] for r in active_results}).run(body)
-    params = []
-    for p in norm.params:
-        params.append(p)
-        if param_activity.get(p) == "dup":
-            params.append(b.adj(p))
-    seed_params = [seeds[r] for r in norm.results]
-    params += seed_params
-    ret = ast.Tuple(elts=[ast.Name(b.adj(p), ast.Load()) if b.is_active(p) else ast.Constant(0.0)
-                          for p in active_scalars], ctx=ast.Load())
-    body.append(ast.Return(value=ret))
-    func = ast.FunctionDef(name=name, args=ast.arguments(
-        posonlyargs=[], args=[ast.arg(arg=p) for p in params], kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=body, decorator_list=[], returns=None, type_params=[], lineno=1, col_offset=0)
-    func = ast.fix_missing_locations(func)
-    parallel = any(s.prange_var for s in b.scopes) or "numba.prange" in ast.unparse(func)
-    return AdjointAST(func=func, params=params, returns=active_scalars,
-                      seeds=seed_params, parallel=parallel, builder=b)
+    body = drop_dead_restores([marker(SCOPE_START, fscope.id)] + code)
+    return MarkedAdjoint(name=name, body=body, builder=b, param_activity=param_activity,
+                         active_scalars=active_scalars, result_seeds={r: seeds[r] for r in active_results},
+                         seed_params=[seeds[r] for r in norm.results], primal=primal)

@@ -1,6 +1,11 @@
-"""Turn the builder's placeholders into code: tape pushes/pops that are needed,
-tape allocations and adjoint initialisations at the start of each scope, and
-the prange rewrite."""
+"""Lowering of the marked IR (:mod:`.markers`) into code.
+
+:class:`MarkerLowering` holds what every target shares: which tape markers are
+needed (and the tapes they use) and the prologue of each scope (tape
+allocations, initialisations of pushed names and of adjoints).
+:class:`CpuLowering` lowers the markers to the CPU runtime's tape calls and
+rewrites prange loops; the CUDA target lowers them itself
+(:mod:`adtrans.cuda.finalize`)."""
 from __future__ import annotations
 
 import ast
@@ -9,7 +14,6 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import rewrite_stmts
 from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
 from .parallel import PrangeRewriter
-from .restores import drop_dead_restores
 
 
 def conditional_names(body) -> set:
@@ -23,54 +27,39 @@ def conditional_names(body) -> set:
     return out
 
 
-class Finalizer:
+class MarkerLowering:
+    """What every target's lowering shares (see the module docstring)."""
+
     def __init__(self, builder, seeds: dict):
         self.b = builder
         self.seeds = seeds          # result name -> seed parameter name
         self.by_id = {s.id: s for s in builder.scopes}
-        self.loops = {id(s.loop_node): s for s in builder.scopes if s.loop_node is not None}
-        self.prange = PrangeRewriter(builder)
 
-    def run(self, body):
-        body = drop_dead_restores(body)
-        body = self.block(body)
-        return self.scope_starts(body)
-
-    def block(self, stmts):
-        return rewrite_stmts(stmts, self.resolve)
-
-    def resolve(self, s):
-        """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
-        if is_marker(s, PUSH) or is_marker(s, POP):
-            return self.tape_op(s)
-        scope = self.loops.get(id(s))
-        if scope is not None and scope.prange_var is not None:
-            return self.prange.rewrite(scope, s)
-        return [s]
-
-    def tape_op(self, s):
+    def tape_slot(self, s):
+        """``(kind, x, tape, top, dtype)`` of a needed push/pop marker ``s`` (registering its
+        tape), or None when the marker goes (``x`` unused by the reverse sweep, an array)."""
         kind = s.value.func.id
         x, sid = s.value.args[0].value, s.value.args[1].value
         b = self.b
         if x not in b.needed or is_array(b.types.get(x)) or x not in b.types:
-            return []
+            return None
         dt = scalar_dtype_name(b.types[x])
         scope = self.by_id[sid]
         b.tape_dtypes[sid].add(dt)
         b.pushed_names[sid].add(x)
         tape, top = b.tape_vars(scope, dt)
-        if kind == PUSH:
-            return [ast.parse(f"{tape}, {top} = tape_push({tape}, {top}, {x})").body[0]]
-        return [ast.parse(f"{top} -= 1").body[0], ast.parse(f"{x} = {tape}[{top}]").body[0]]
+        return kind, x, tape, top, dt
+
+    def tape_start(self, scope, dt):
+        """The expression a tape of ``scope`` and dtype ``dt`` starts as."""
+        raise NotImplementedError
 
     def prologue(self, scope):
         b = self.b
         out = list(scope.hoisted)
         for dt in sorted(b.tape_dtypes.get(scope.id, ())):
             tape, top = b.tape_vars(scope, dt)
-            size = 1024 if scope.parent is None else 64
-            start = scope.tape_rows.get(dt, f"np.empty({size}, np.{dt})")
-            out.append(ast.parse(f"{tape} = {start}").body[0])
+            out.append(ast.parse(f"{tape} = {self.tape_start(scope, dt)}").body[0])
             out.append(ast.parse(f"{top} = 0").body[0])
         body = b.norm.body if scope.root is None else scope.root.body
         init = set()
@@ -94,3 +83,39 @@ class Finalizer:
     def scope_starts(self, stmts):
         return rewrite_stmts(stmts, lambda s: self.prologue(self.by_id[s.value.args[0].value])
                              if is_marker(s, SCOPE_START) else [s])
+
+
+class CpuLowering(MarkerLowering):
+    """Markers -> the CPU runtime's growable tapes (``tape_push``); prange loops -> their rewrite."""
+
+    def __init__(self, builder, seeds: dict):
+        super().__init__(builder, seeds)
+        self.loops = {id(s.loop_node): s for s in builder.scopes if s.loop_node is not None}
+        self.prange = PrangeRewriter(builder)
+
+    def run(self, body):
+        """The lowered statements of the marked ``body``."""
+        body = rewrite_stmts(body, self.resolve)
+        return self.scope_starts(body)
+
+    def resolve(self, s):
+        """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
+        if is_marker(s, PUSH) or is_marker(s, POP):
+            return self.tape_op(s)
+        scope = self.loops.get(id(s))
+        if scope is not None and scope.prange_var is not None:
+            return self.prange.rewrite(scope, s)
+        return [s]
+
+    def tape_op(self, s):
+        slot = self.tape_slot(s)
+        if slot is None:
+            return []
+        kind, x, tape, top, _ = slot
+        if kind == PUSH:
+            return [ast.parse(f"{tape}, {top} = tape_push({tape}, {top}, {x})").body[0]]
+        return [ast.parse(f"{top} -= 1").body[0], ast.parse(f"{x} = {tape}[{top}]").body[0]]
+
+    def tape_start(self, scope, dt):
+        size = 1024 if scope.parent is None else 64
+        return scope.tape_rows.get(dt, f"np.empty({size}, np.{dt})")

@@ -1,0 +1,40 @@
+"""The compiled adjoint of an ``@njit`` kernel (the CPU target's callable)."""
+from __future__ import annotations
+
+from .arguments import primal_of, split_args, typeof_args
+from .build import compiled
+from .errors import ActivityError
+from .targets.cpu import CPU
+
+
+class AdjointFunction:
+    """The compiled adjoint of ``fn`` for one activity tuple.
+
+    Call it with the primal arguments in order, each ``"dup"`` argument
+    followed by its shadow, then the seed (the adjoint of the returned float;
+    omit it for kernels returning nothing).  Returns the tuple of adjoints of
+    the ``"active"`` arguments.  Compiled once per argument types.
+    """
+
+    def __init__(self, fn, activity):
+        self.fn = fn
+        self.activity = tuple(a.lower() for a in activity)
+        self.primal = primal_of(fn)
+        if len(self.activity) != len(self.primal.params):
+            raise ActivityError(f"{self.primal.name} has {len(self.primal.params)} parameters, "
+                                f"got {len(self.activity)} activities")
+
+    def __call__(self, *args):
+        primal_args, seeds = split_args(self.activity, args)
+        gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        full = list(args[:len(args) - len(seeds)])
+        if len(seeds) < len(gen.seeds):
+            seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
+        full += seeds[:len(gen.seeds)]
+        out = fn(*full)
+        return () if out is None else out       # no active scalars: the adjoint returns nothing
+
+    def source(self, *primal_args) -> str:
+        """The generated adjoint source for the types of ``primal_args``."""
+        gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        return gen.function_source

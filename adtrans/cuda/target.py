@@ -1,0 +1,71 @@
+"""The CUDA target: ``@cuda.jit`` adjoints (per-thread fixed-size tapes, atomics; see
+:mod:`adtrans.cuda.finalize`)."""
+from __future__ import annotations
+
+import ast
+
+from ..targets.base import IMPORTS_HEAD, Target
+from .finalize import CudaLowering, tape_capacity_default
+from .lower import CudaExtension, typing_copy
+
+IMPORTS = IMPORTS_HEAD + "from numba import cuda\n"
+
+
+class CudaTarget(Target):
+    """``@cuda.jit`` kernels.  ``tape_capacity``: values per thread and dtype of tapes in loops
+    whose trip count cannot be bounded (default ``$ADTRANS_CUDA_TAPE_CAPACITY``, else none)."""
+    kind = "cuda"
+    disk_cache = False
+
+    def __init__(self, tape_capacity: int | None = None):
+        self.tape_capacity = tape_capacity
+
+    @property
+    def capacity(self) -> int | None:
+        """The tape capacity in effect (the given one, else ``$ADTRANS_CUDA_TAPE_CAPACITY``)."""
+        return self.tape_capacity or tape_capacity_default()
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind, self.capacity)
+
+    def imports(self) -> str:
+        return IMPORTS
+
+    def digest_parts(self) -> tuple:
+        return ("cuda",)
+
+    def normaliser_extension(self):
+        return CudaExtension()
+
+    def is_array_type(self, t) -> bool:
+        return hasattr(t, "ndim") and hasattr(t, "dtype")
+
+    def typing_copy(self, norm):
+        return typing_copy(norm)
+
+    def check_activity(self, primal, param_activity: dict) -> None:
+        for p, a in param_activity.items():
+            if a == "active":
+                raise primal.error(primal.tree, f"Active scalar `{p}` of the CUDA kernel {primal.name} "
+                                                f"(a kernel returns nothing, so it has no scalar adjoint to return)",
+                                   f"pass `{p}` as a 1-element array, Duplicated(np.array([{p}]), shadow), "
+                                   f"and read {p}[0] in the kernel")
+
+    def lower(self, marked) -> ast.FunctionDef:
+        b = marked.builder
+        return CudaLowering(marked, b.types, b.act, marked.primal, self.capacity).lower()
+
+    def call_convention(self, marked, func) -> dict:
+        return {"returns": [], "seeds": [], "parallel": False}
+
+    def decorator(self, primal, parallel: bool, cache: bool = True) -> str:
+        opts = []
+        fastmath = (getattr(primal.dispatcher, "targetoptions", None) or {}).get("fastmath")
+        if fastmath is None:
+            fastmath = getattr(primal.dispatcher, "_fastmath", None)
+        if primal.dispatcher is None and "fastmath=True" in "".join(primal.decorators).replace(" ", ""):
+            fastmath = True
+        if fastmath:
+            opts.append(f"fastmath={fastmath!r}")
+        return "cuda.jit(" + ", ".join(["cache=True"] + opts) + ")"

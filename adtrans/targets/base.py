@@ -1,0 +1,68 @@
+"""The target protocol: the hooks of :func:`adtrans.pipeline.generate` that differ per target."""
+from __future__ import annotations
+
+import ast
+
+IMPORTS_HEAD = "import math\n\nimport numba\nimport numpy as np\n"
+
+
+class Target:
+    """Base of the CPU and CUDA targets; each hook has the CPU behaviour unless overridden.
+
+    ``kind``: ``"cpu"``, ``"cuda"`` or ``"driver"``; ``key``: what, besides the kernel, activity
+    and types, makes two generated adjoints differ (part of the compile cache key);
+    ``disk_cache``: generated adjoints may be kept on disk (:mod:`adtrans.gencache`).
+    """
+    kind = "cpu"
+    disk_cache = True
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind,)
+
+    def imports(self) -> str:
+        """The import lines of a generated module."""
+        raise NotImplementedError
+
+    def digest_parts(self) -> tuple:
+        """Strings that enter a generated module's digest before its input text."""
+        return ()
+
+    def normaliser_extension(self):
+        """The normaliser's target extension (``normalise(..., ext=...)``), or None."""
+        return None
+
+    def is_array_type(self, t) -> bool:
+        """Whether the Numba argument type ``t`` is an array (the normaliser treats it as one)."""
+        raise NotImplementedError
+
+    def typing_copy(self, norm):
+        """The normalised kernel as Numba's CPU type inference should see it."""
+        return norm
+
+    def check_activity(self, primal, param_activity: dict) -> None:
+        """Raise for activities the target cannot differentiate (after the common checks)."""
+
+    def lower(self, marked) -> ast.FunctionDef:
+        """The adjoint ``FunctionDef``: the marked IR (:class:`~adtrans.transform.MarkedAdjoint`)
+        with its markers lowered to the target's code."""
+        raise NotImplementedError
+
+    def call_convention(self, marked, func) -> dict:
+        """``returns``, ``seeds`` and ``parallel`` of the generated adjoint."""
+        raise NotImplementedError
+
+    def decorator(self, primal, parallel: bool, cache: bool = True) -> str:
+        """The decorator of the generated adjoint (without ``@``)."""
+        raise NotImplementedError
+
+
+class DriverTarget(Target):
+    """Plain-Python drivers calling kernels: differentiated by :mod:`adtrans.driver`, not by the
+    kernel pipeline (only ``kind`` is meaningful)."""
+    kind = "driver"
+    disk_cache = False
+
+
+#: The driver "target" (see :class:`DriverTarget`).
+DRIVER = DriverTarget()
