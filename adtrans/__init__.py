@@ -1,8 +1,9 @@
 """adtrans: source-to-source reverse-mode automatic differentiation for Numba kernels.
 
-Pipeline (one package per stage): :mod:`adtrans.parse` -> :mod:`adtrans.normalise`
--> :mod:`adtrans.analyse` -> :mod:`adtrans.transform` (rules in
-:mod:`adtrans.rules`) -> :mod:`adtrans.emit` -> :mod:`adtrans.compile`.
+One pipeline (:func:`adtrans.pipeline.generate`): :mod:`adtrans.parse` ->
+:mod:`adtrans.normalise` -> :mod:`adtrans.analyse` -> :mod:`adtrans.transform` (asking
+:mod:`adtrans.rules`) -> a target (:mod:`adtrans.targets.cpu`, :mod:`adtrans.cuda.target`)
+-> :mod:`adtrans.emit`; see ``adtrans/README.md`` for the stages and where changes go.
 """
 from .api import Active, AdjointFunction, Const, Duplicated, adjoint, autodiff, grad, source
 from .errors import ActivityError, ADError, TypingError, UnsupportedError

@@ -21,7 +21,7 @@ is mirrored at the corresponding point of the reverse sweep (also inside loops,
 e.g. a tree reduction with a halving ``while`` loop); ``cuda.atomic.add`` in the
 primal is an accumulation whose adjoint reads the shadow.  Shadow updates are
 plain where the index is provably unique per thread and ``cuda.atomic.add``
-otherwise; see :mod:`adtrans.cuda.finalize` for the rules, shadows of shared
+otherwise; see :mod:`adtrans.cuda.lowering` for the rules, shadows of shared
 and local arrays, and the fixed-size per-thread tapes (``tape_capacity``).
 
 Limits (each raises :class:`~adtrans.errors.UnsupportedError` at generation time):
@@ -35,7 +35,7 @@ Limits (each raises :class:`~adtrans.errors.UnsupportedError` at generation time
 - a value the reverse sweep needs that is overwritten in a loop whose trip count
   adtrans cannot bound (constant ``range``, halving ``while``), unless a tape
   capacity is given: ``cuda_adjoint(kernel, activity, tape_capacity=N)`` or
-  ``$ADTRANS_CUDA_TAPE_CAPACITY`` (see :mod:`adtrans.cuda.finalize`);
+  ``$ADTRANS_CUDA_TAPE_CAPACITY`` (see :mod:`adtrans.cuda.lowering`);
 - a loop that reads a global array the kernel overwrites later, when that
   loop's reverse must recompute it (it would need a per-thread copy of the
   whole array; shared and local arrays, e.g. shared-memory tiles, are copied
@@ -54,7 +54,7 @@ from ..arguments import primal_of, signature_types, split_args, typeof_arg
 from ..build import compiled
 from ..errors import ActivityError
 from ..pipeline import Generated, generate
-from .finalize import HALVING_TRIPS
+from .lowering import HALVING_TRIPS
 from .target import CudaTarget
 
 __all__ = ["CudaAdjointKernel", "CudaTarget", "cuda_adjoint", "cuda_source", "generate_cuda", "HALVING_TRIPS",

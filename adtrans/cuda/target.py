@@ -1,12 +1,12 @@
 """The CUDA target: ``@cuda.jit`` adjoints (per-thread fixed-size tapes, atomics; see
-:mod:`adtrans.cuda.finalize`)."""
+:mod:`adtrans.cuda.lowering`)."""
 from __future__ import annotations
 
 import ast
 
 from ..targets.base import IMPORTS_HEAD, Target
-from .finalize import CudaLowering, tape_capacity_default
-from .lower import CudaExtension, typing_copy
+from .lowering import CudaLowering, tape_capacity_default
+from .extension import CudaExtension, typing_copy
 
 IMPORTS = IMPORTS_HEAD + "from numba import cuda\n"
 

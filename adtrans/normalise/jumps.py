@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.names import NameAllocator
+from ..ir.nodes import name
 
 
 def _contains(stmts, kinds, stop_at_loops=False) -> bool:
@@ -40,21 +41,17 @@ def _always_leaves(stmts) -> bool:
     return False
 
 
-def _name(id_, ctx=ast.Load):
-    return ast.Name(id=id_, ctx=ctx())
-
-
 def _assign(target, value, like):
-    node = ast.Assign(targets=[_name(target, ast.Store)], value=value)
+    node = ast.Assign(targets=[name(target, True)], value=value)
     return ast.copy_location(node, like)
 
 
 def _not_any(flags):
     """``not (f1 or f2 ...)`` as an AST."""
     if len(flags) == 1:
-        test = _name(flags[0])
+        test = name(flags[0])
     else:
-        test = ast.BoolOp(op=ast.Or(), values=[_name(f) for f in flags])
+        test = ast.BoolOp(op=ast.Or(), values=[name(f) for f in flags])
     return ast.UnaryOp(op=ast.Not(), operand=test)
 
 
@@ -84,8 +81,8 @@ class JumpLowering:
 
     def _ret_value(self):
         if len(self.ret_names) == 1:
-            return _name(self.ret_names[0])
-        return ast.Tuple(elts=[_name(n) for n in self.ret_names], ctx=ast.Load())
+            return name(self.ret_names[0])
+        return ast.Tuple(elts=[name(n) for n in self.ret_names], ctx=ast.Load())
 
     # --- blocks ------------------------------------------------------------
     def block(self, stmts, loop_flags):
@@ -201,15 +198,15 @@ class JumpLowering:
             if step.value == 0:
                 raise SyntaxError("range() step of 0")
             cmp = ast.Lt() if step.value > 0 else ast.Gt()
-            in_range = ast.Compare(left=_name(k), ops=[cmp], comparators=[_name(stop_v)])
+            in_range = ast.Compare(left=name(k), ops=[cmp], comparators=[name(stop_v)])
         else:
             step_v = self.alloc.fresh(loop.target.id + "_step")
             pre.append(_assign(step_v, step, loop))
-            step = _name(step_v)
-            in_range = ast.IfExp(test=ast.Compare(left=_name(step_v), ops=[ast.Gt()], comparators=[ast.Constant(0)]),
-                                 body=ast.Compare(left=_name(k), ops=[ast.Lt()], comparators=[_name(stop_v)]),
-                                 orelse=ast.Compare(left=_name(k), ops=[ast.Gt()], comparators=[_name(stop_v)]))
+            step = name(step_v)
+            in_range = ast.IfExp(test=ast.Compare(left=name(step_v), ops=[ast.Gt()], comparators=[ast.Constant(0)]),
+                                 body=ast.Compare(left=name(k), ops=[ast.Lt()], comparators=[name(stop_v)]),
+                                 orelse=ast.Compare(left=name(k), ops=[ast.Gt()], comparators=[name(stop_v)]))
         test = ast.BoolOp(op=ast.And(), values=[in_range, _not_any(stop_flags)])
-        head = [_assign(loop.target.id, _name(k), loop),
-                _assign(k, ast.BinOp(left=_name(k), op=ast.Add(), right=step), loop)]
+        head = [_assign(loop.target.id, name(k), loop),
+                _assign(k, ast.BinOp(left=name(k), op=ast.Add(), right=step), loop)]
         return pre + [ast.copy_location(ast.While(test=test, body=head + body, orelse=[]), loop)]

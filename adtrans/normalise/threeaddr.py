@@ -33,7 +33,7 @@ from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import name
 from ..parse import Primal, parse_file_function, parse_function
-from ..rules.scalar import intrinsic_of, spelling
+from ..rules.derivatives import intrinsic_of, spelling
 from .jumps import JumpLowering
 from .ssa import SSA, reads_outside_loops
 

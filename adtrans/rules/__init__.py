@@ -10,9 +10,9 @@
   for NumPy arrays (drivers).
 
 Elsewhere: statement rules (``x = f(a)``, ``A[i] = v``, ``A[i] += v``, ...) are
-the table of :class:`adtrans.transform.statements.StatementRules`; loop
+the table of :class:`adtrans.rules.statements.StatementRules`; loop
 strategies are in :mod:`adtrans.transform.builder` / ``loops``; prange
-accumulation strategies in :mod:`adtrans.transform.parallel`; driver array
+accumulation strategies in :mod:`adtrans.rules.parallel`; driver array
 rules (sum, dot, where, concatenate ...) in :mod:`adtrans.driver.exprs`; MPI
 facts in :mod:`adtrans.mpi.specs` and MPI adjoints in :mod:`adtrans.mpi.rules`.
 """

@@ -5,10 +5,10 @@ import ast
 
 from numba.core import types as nbtypes
 
-from ..transform.finalize import CpuLowering
+from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target
 
-IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.runtime import num_threads, tape_pop_array, tape_push, "
+IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_pop_array, tape_push, "
                           "tape_push_array, thread_id\n")
 
 

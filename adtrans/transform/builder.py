@@ -37,7 +37,7 @@ from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
-from .statements import StatementRules
+from ..rules.statements import StatementRules
 
 def tag_reverse(rev, s):
     """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the

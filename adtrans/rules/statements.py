@@ -23,7 +23,7 @@ import copy
 
 from ..analyse.types import is_array
 from ..ir.nodes import add_to, name
-from ..rules.scalar import INTRINSIC, partials
+from .scalar import INTRINSIC, partials
 
 
 def call_kind(value) -> str | None:

@@ -5,7 +5,7 @@ needed (and the tapes they use) and the prologue of each scope (tape
 allocations, initialisations of pushed names and of adjoints).
 :class:`CpuLowering` lowers the markers to the CPU runtime's tape calls and
 rewrites prange loops; the CUDA target lowers them itself
-(:mod:`adtrans.cuda.finalize`)."""
+(:mod:`adtrans.cuda.lowering`)."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +13,7 @@ import ast
 from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import rewrite_stmts
 from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
-from .parallel import PrangeRewriter
+from ..rules.parallel import PrangeRewriter
 
 
 def conditional_names(body) -> set:

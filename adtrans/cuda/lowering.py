@@ -1,7 +1,7 @@
 """The CUDA lowering: the marked adjoint IR (:mod:`adtrans.transform`) as a ``@cuda.jit`` kernel.
 
 Lowers the markers itself (the scope prologues, shared with the CPU target,
-:class:`~adtrans.transform.finalize.MarkerLowering`; tape pushes and pops as
+:class:`~adtrans.transform.lowering.MarkerLowering`; tape pushes and pops as
 below), then:
 
 1. **Primal atomics** (``arr[idx] += v`` marked ``adtrans_atomic``) become
@@ -47,9 +47,9 @@ from collections import defaultdict
 from ..analyse.types import is_array
 from ..ir.walk import iter_stmts, rewrite_stmts
 from ..ir.affine import AffineMap
-from ..transform.finalize import MarkerLowering
+from ..transform.lowering import MarkerLowering
 from ..ir.markers import POP, PUSH, comment, is_marker
-from .lower import ALLOCS, cuda_call_member, is_cuda_int
+from .extension import ALLOCS, cuda_call_member, is_cuda_int
 
 #: A halving loop (``while x > 0: ... x //= 2``) runs at most this many times on 64-bit integers.
 HALVING_TRIPS = 64
