@@ -46,7 +46,7 @@ from collections import defaultdict
 
 from ..analyse.types import is_array
 from ..ir.walk import iter_stmts, rewrite_stmts
-from ..ir.affine import AffineMap
+from ..ir.affine import AffineMap, scalar_definitions
 from ..transform.lowering import MarkerLowering
 from ..ir.markers import POP, PUSH, comment, is_marker
 from .extension import ALLOCS, cuda_call_member, is_cuda_int
@@ -76,12 +76,7 @@ class GridMap(AffineMap):
         names = sorted(names)
         self.index = names[0]
         self.forms = {n: (1, 0) for n in names}
-        defs = {}
-        for s, _ in iter_stmts(body):
-            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
-                defs.setdefault(s.targets[0].id, []).append(s.value)
-            elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                defs.setdefault(s.target.id, []).append(None)
+        defs = scalar_definitions(body)
         for name, values in defs.items():
             if name in self.forms:
                 continue

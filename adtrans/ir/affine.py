@@ -10,18 +10,25 @@ import ast
 from .walk import iter_stmts
 
 
+def scalar_definitions(body) -> dict:
+    """Per name assigned in ``body``: the values assigned to it in program order (None for an
+    augmented assignment)."""
+    defs: dict = {}
+    for s, _ in iter_stmts(body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
+            defs.setdefault(s.targets[0].id, []).append(s.value)
+        elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
+            defs.setdefault(s.target.id, []).append(None)
+    return defs
+
+
 class AffineMap:
     """Integer names of a loop body as ``coef * i + offset`` (numbers), where known."""
 
     def __init__(self, body, index: str, invariant=frozenset()):
         self.index = index
         self.forms = {index: (1, 0)}
-        defs = {}
-        for s, _ in iter_stmts(body):
-            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name):
-                defs.setdefault(s.targets[0].id, []).append(s.value)
-            elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                defs.setdefault(s.target.id, []).append(None)
+        defs = scalar_definitions(body)
         for name, values in defs.items():   # program order: definitions precede uses
             if len(values) == 1 and values[0] is not None:
                 f = self.form(values[0])
