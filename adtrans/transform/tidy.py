@@ -374,10 +374,11 @@ def _drop_copies(stmts, copies):
 
 
 def _empty(body) -> bool:
-    return all(isinstance(s, ast.Pass) for s in body)
+    return all(isinstance(s, ast.Pass) or _is_comment(s) for s in body)
 
 
 def _empty_control(stmts):
+    """Drop ``if c: pass``, empty ``range`` loops and comments left with nothing to describe."""
     out = []
     for s in stmts:
         for field in _children(s):
@@ -395,6 +396,8 @@ def _empty_control(stmts):
         if isinstance(s, (ast.For, ast.While, ast.If)):
             s.body = [x for x in s.body if not isinstance(x, ast.Pass)] or [ast.Pass()]
         out.append(s)
+    while out and _is_comment(out[-1]):     # a comment describes what follows it
+        out.pop()
     return out
 
 
