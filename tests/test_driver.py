@@ -184,6 +184,13 @@ def noisy(x):
     return sumsq(y) * (2.0 if NOISE.normal() > -100 else 1.0)
 
 
+def filled(x, a):
+    """np.full with an active fill value (its gradient was silently lost) and full_like of an active
+    array with a constant (passive)."""
+    base = np.full(x.shape[0], a) + np.full_like(x, 0.5)
+    return sumsq(base * x) + sumsq(np.full(3, fill_value=a * a))
+
+
 def aliased(u, c):
     diffuse(u, u, c)
     return sumsq(u)
@@ -201,6 +208,7 @@ def aliased(u, c):
     (functions, lambda: [vec(4), 1.3]),
     (matrix, lambda: [RNG.uniform(-1, 1, (3, 4)), vec(4)]),
     (nested_loops, lambda: [vec(6), 0.15]),
+    (filled, lambda: [vec(4), 0.7]),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_driver_matches_finite_differences(fn, args):
     check(fn, args())

@@ -25,7 +25,7 @@ import ast
 from ..mpi.specs import SUPPORTED
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
                         Unpack, While)
-from .calls import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_PASSIVE
+from .calls import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_FILLS, NUMPY_PASSIVE
 
 PASSIVE_ATTRS = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides", "flags",
                            "rank", "Get_rank", "Get_size"})
@@ -100,6 +100,11 @@ class Activity:
             kind = self.resolver.classify(e)
             if kind.kind == "numpy" and kind.name in NUMPY_PASSIVE:
                 return False
+            if kind.kind == "numpy" and kind.name in NUMPY_FILLS:       # only the fill value carries one
+                k = NUMPY_FILLS[kind.name]
+                fill = next((kw.value for kw in e.keywords if kw.arg == "fill_value"),
+                            e.args[k] if len(e.args) > k else None)
+                return fill is not None and self.expr(fill)
             if kind.kind == "builtin" and kind.name in BUILTIN_PASSIVE:
                 return False
             if kind.kind in ("mpi", "passive"):

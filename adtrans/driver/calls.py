@@ -32,12 +32,14 @@ from ..parse import is_cuda_dispatcher
 #: NumPy functions that return values without derivative (constructors, indices, predicates,
 #: piecewise-constant functions): passive whatever their arguments.
 NUMPY_PASSIVE = frozenset({
-    "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "arange", "linspace", "eye",
+    "zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like", "arange", "eye",
     "identity", "shape", "size", "ndim", "isnan", "isfinite", "isinf", "argmax", "argmin", "argsort", "sign",
     "floor", "ceil", "round", "rint", "trunc", "array_equal", "allclose", "isclose", "nonzero", "count_nonzero",
-    "any", "all", "searchsorted", "unravel_index", "ravel_multi_index", "iinfo", "finfo", "dtype", "logspace",
+    "any", "all", "searchsorted", "unravel_index", "ravel_multi_index", "iinfo", "finfo", "dtype",
     "flatnonzero",
 })
+#: NumPy constructors whose values come from one argument (``np.full(shape, v)``): active with it
+NUMPY_FILLS = {"full": 1, "full_like": 1}
 #: builtins that return values without derivative
 BUILTIN_PASSIVE = frozenset({"len", "range", "int", "bool", "round", "isinstance", "enumerate", "zip", "reversed",
                              "str", "repr", "print", "divmod", "type", "id", "hash", "sorted", "list", "tuple"})

@@ -27,6 +27,7 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
 ``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
 ``np.concatenate((a, b), axis)``      ``c`` split back
+``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
 ====================================  ==============================================
 
@@ -39,6 +40,7 @@ import copy
 
 from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
 from ..rules.scalar import elementwise, scale, substitute, template
+from .calls import NUMPY_FILLS
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
 # from the derivative table (adtrans.rules.derivatives)
@@ -254,6 +256,11 @@ class ExprAdjoint:
                 for k, p in enumerate(parts):
                     self.grad(p, f"{t}[{k}]")
                 return
+            if name in NUMPY_FILLS and kind.kind == "numpy":
+                fill = kw.get("fill_value", args[NUMPY_FILLS[name]] if len(args) > NUMPY_FILLS[name] else None)
+                if fill is not None:
+                    self.operand(fill, c)            # every element is the fill value: its adjoint sums
+                    return
             if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
                 self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
                 return
