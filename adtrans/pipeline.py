@@ -57,7 +57,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension())
+    ndims = {p: t.ndim for p, t in zip(primal.params, argtypes) if p in arrays and hasattr(t, "ndim")}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), ndims=ndims)
     types = infer_types(target.typing_copy(norm), argtypes)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"

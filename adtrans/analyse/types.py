@@ -13,6 +13,7 @@ import numba
 import numpy as np
 from numba.core import compiler, typed_passes, types as nbtypes
 from numba.core.registry import cpu_target
+from numba.core.rewrites.static_raise import RewriteConstRaises
 
 from ..errors import TypingError
 
@@ -37,6 +38,14 @@ def _function_from_source(norm):
     return mod.__dict__[norm.name]
 
 
+def _static_raises(func_ir) -> None:
+    """``raise E("message")`` -> a static raise, as Numba's own pipeline does before typing."""
+    rewrite = RewriteConstRaises()
+    for key, block in list(func_ir.blocks.items()):
+        if rewrite.match(func_ir, block, None, None):
+            func_ir.blocks[key] = rewrite.apply()
+
+
 def infer_types(norm, argtypes) -> dict:
     """Map each variable name to its Numba type (versions ``x.1``, ``x.2`` unified).
 
@@ -50,6 +59,7 @@ def infer_types(norm, argtypes) -> dict:
     targetctx.refresh()
     try:
         func_ir = compiler.run_frontend(fn)
+        _static_raises(func_ir)
         typemap, restype, _calltypes, _errs = typed_passes.type_inference_stage(
             typingctx, targetctx, func_ir, tuple(argtypes), None)
     except Exception as exc:  # numba raises many kinds

@@ -47,6 +47,7 @@ import builtins
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 
@@ -153,8 +154,10 @@ INTRINSIC = {
     "copysign": Rule("math.copysign", ("math.copysign(1.0, a0) * math.copysign(1.0, a1)", None),
                      source="|a0| sign(a1), piecewise"),
     "float": Rule("float", ("1",), ("builtins.float",), source="identity"),
-    "float64": Rule("np.float64", ("1",), source="identity"),
-    "float32": Rule("np.float32", ("1",), source="identity (rounded)"),
+    "float64": Rule("np.float64", ("1",), ("numba.float64", "numba.types.float64", "numba.core.types.float64"),
+                    source="identity"),
+    "float32": Rule("np.float32", ("1",), ("numba.float32", "numba.types.float32", "numba.core.types.float32"),
+                    source="identity (rounded)"),
     # piecewise constant: zero derivative
     "floor": Rule("math.floor", ()),
     "ceil": Rule("math.ceil", ()),
@@ -181,10 +184,13 @@ def _build_lookup():
         for n in names:
             dotted.setdefault(n, key)
             mod, _, attr = n.partition(".")
+            if mod not in ("math", "numpy", "builtins"):
+                continue
             obj = getattr({"math": math, "numpy": np, "builtins": builtins}[mod], attr, None)
             if obj is not None:
                 objects.setdefault(id(obj), key)
-    for obj, key in ((np.float32, "float32"), (np.float64, "float64")):
+    for obj, key in ((np.float32, "float32"), (np.float64, "float64"), (numba.float32, "float32"),
+                     (numba.float64, "float64")):
         objects[id(obj)] = key
     return objects, dotted
 

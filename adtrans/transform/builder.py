@@ -30,7 +30,7 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.walk import array_target, forward_only, is_alloc, iter_stmts, reads, scalar_target
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -274,7 +274,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             return fwd, rev
         if isinstance(s, (ast.For, ast.While)):
             return self.loop(s, scope, depth)
-        if isinstance(s, ast.Raise):
+        if forward_only(s):
             return ([] if scope.mode == "recompute" else [copy.deepcopy(s)]), []
         return self.simple(s, scope, depth)
 
