@@ -8,6 +8,7 @@ from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
 from .errors import ActivityError
+from .ir.lines import line_map
 from .normalise import normalise
 from .parse import Primal
 from .targets.base import Target
@@ -28,6 +29,7 @@ class Generated:
     seeds: list
     global_arrays: dict
     parallel: bool
+    where: dict = None          # line of the function source -> (user's file, line)
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -66,9 +68,12 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     func = tidy(func, marked.builder.scalar_names())
-    text = render_function(func, target.decorator(primal, conv["parallel"], cache))
+    decorator = target.decorator(primal, conv["parallel"], cache)
+    text = render_function(func, decorator)
+    where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
-                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"])
+                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
+                     where=where)
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

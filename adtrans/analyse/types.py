@@ -16,6 +16,7 @@ from numba.core.registry import cpu_target
 from numba.core.rewrites.static_raise import RewriteConstRaises
 
 from ..errors import TypingError
+from ..ir.lines import first_line, line_map, locate
 
 _COUNTER = [0]
 
@@ -63,7 +64,14 @@ def infer_types(norm, argtypes) -> dict:
         typemap, restype, _calltypes, _errs = typed_passes.type_inference_stage(
             typingctx, targetctx, func_ir, tuple(argtypes), None)
     except Exception as exc:  # numba raises many kinds
-        raise TypingError(f"Numba could not type {norm.name} for {tuple(argtypes)}: {exc}") from exc
+        where = locate(str(exc), "<adtrans normalised", line_map(norm.function())) \
+            if hasattr(norm, "function") else None
+        if where is None:
+            raise TypingError(f"Numba could not type {norm.name} for {tuple(argtypes)}: {exc}") from exc
+        err = TypingError(f"{where[0]}:{where[1]}: Numba could not type this line of kernel {norm.name} for "
+                          f"{tuple(argtypes)}: {first_line(str(exc))}")
+        err.filename, err.lineno = where
+        raise err from None
     out: dict = {}
     for key, ty in typemap.items():
         if key.startswith("$"):

@@ -70,6 +70,10 @@ class Normalised:
     primal: Primal | None = None
 
     def source(self) -> str:
+        return ast.unparse(ast.fix_missing_locations(self.function()))
+
+    def function(self) -> ast.FunctionDef:
+        """The kernel as a ``FunctionDef`` (its statements are the normalised ones, with their tags)."""
         fn = ast.FunctionDef(name=self.name, args=ast.arguments(
             posonlyargs=[], args=[ast.arg(arg=p) for p in self.params], kwonlyargs=[],
             kw_defaults=[], defaults=[]), body=list(self.body) or [ast.Pass()], decorator_list=[],
@@ -78,7 +82,7 @@ class Normalised:
             ret = ast.Name(self.results[0]) if len(self.results) == 1 else \
                 ast.Tuple(elts=[ast.Name(r) for r in self.results], ctx=ast.Load())
             fn.body = fn.body + [ast.Return(value=ret)]
-        return ast.unparse(ast.fix_missing_locations(fn))
+        return fn
 
 
 def is_atom(node) -> bool:
@@ -273,11 +277,12 @@ class Normaliser:
     def tag_source(self, produced, s):
         """Give the statements lowered from ``s`` its source text (inlined helpers keep their own)."""
         text = self.p.line_text(s)
-        if text is None:
-            return
+        where = (self.p.filename, s.lineno) if hasattr(s, "lineno") else None
         for st in produced:
-            if getattr(st, "adtrans_source", None) is None:
+            if text is not None and getattr(st, "adtrans_source", None) is None:
                 st.adtrans_source = text
+            if where is not None and getattr(st, "adtrans_where", None) is None:
+                st.adtrans_where = where
 
     def ret(self, s: ast.Return, out):
         if s.value is None:

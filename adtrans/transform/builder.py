@@ -43,9 +43,12 @@ def tag_reverse(rev, s):
     """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the
     ``# adjoint of:`` comments)."""
     src = getattr(s, "adtrans_source", None)
-    if src is not None:
-        for r in rev:
+    where = getattr(s, "adtrans_where", None)
+    for r in rev:
+        if src is not None:
             r.adtrans_reverse_of = src
+        if where is not None and getattr(r, "adtrans_where", None) is None:
+            r.adtrans_where = where
 
 
 def _weight(loop, depth=1) -> int:
