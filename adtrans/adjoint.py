@@ -1,9 +1,14 @@
 """The compiled adjoint of an ``@njit`` kernel (the CPU target's callable)."""
 from __future__ import annotations
 
+import inspect
+
+from numba.core.errors import NumbaError
+
 from .arguments import primal_of, split_args, typeof_args
 from .build import compiled
-from .errors import ActivityError
+from .errors import ActivityError, GeneratedCodeError
+from .ir.lines import first_line, locate
 from .targets.cpu import CPU
 
 
@@ -31,10 +36,25 @@ class AdjointFunction:
         if len(seeds) < len(gen.seeds):
             seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
         full += seeds[:len(gen.seeds)]
-        out = fn(*full)
+        try:
+            out = fn(*full)
+        except NumbaError as exc:       # typing or compiling the generated code failed: our bug
+            raise located_error(self.primal, gen, fn, exc) from None
         return () if out is None else out       # no active scalars: the adjoint returns nothing
 
     def source(self, *primal_args) -> str:
         """The generated adjoint source for the types of ``primal_args``."""
         gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
         return gen.function_source
+
+
+def located_error(primal, gen, fn, exc) -> GeneratedCodeError:
+    """A :class:`GeneratedCodeError` naming the user's line behind the generated line Numba
+    rejected (the kernel's own line when none is known)."""
+    try:
+        _, first = inspect.getsourcelines(fn.py_func)
+    except (OSError, TypeError, AttributeError):
+        first = 1
+    where = locate(str(exc), "adtrans_gen_", getattr(gen, "where", None) or {}, offset=first - 1)
+    filename, lineno = where or (primal.filename, primal.tree.lineno)
+    return GeneratedCodeError(primal.name, first_line(str(exc)), filename=filename, lineno=lineno)

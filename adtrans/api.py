@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .adjoint import AdjointFunction
-from .arguments import Active, Const, Duplicated, primal_of, signature_types, typeof_args, unwrap
+from .arguments import (Active, Const, Duplicated, bind_arguments, check_aliasing, param_names, primal_of,
+                        signature_types, typeof_args, unwrap)
 from .cuda import cuda_adjoint, cuda_source
 from .dispatch import target_of
 from .driver import autodiff_driver, driver_source
@@ -36,7 +37,7 @@ def adjoint(fn, activity):
     return AdjointFunction(fn, activity)
 
 
-def autodiff(fn, *args, seed=1.0):
+def autodiff(fn, *args, seed=1.0, **kwargs):
     """Run the forward and reverse sweeps of ``fn`` on ``args``.
 
     ``args``: the primal arguments, each optionally wrapped in :class:`Const`,
@@ -44,8 +45,13 @@ def autodiff(fn, *args, seed=1.0):
     the adjoint of ``fn``'s returned float (ignored for kernels returning
     nothing).  Arrays are updated in place as the primal updates them; shadows
     are updated as described in :class:`Duplicated`.  Returns a tuple with the
-    adjoint of each ``Active`` argument, in order.
+    adjoint of each ``Active`` argument, in order.  Parameters may be passed by keyword
+    and defaulted ones omitted (their defaults are ``Const``).  Raises
+    :class:`~adtrans.errors.ActivityError` when a ``Duplicated`` array shares memory with
+    another array argument (both parameters named).
     """
+    args = bind_arguments(fn, args, kwargs)
+    check_aliasing(param_names(fn), args)
     if target_of(fn).kind == "driver":
         return autodiff_driver(fn, args, seed)
     activity, flat = unwrap(args)
@@ -64,7 +70,8 @@ def grad(fn, argnums=0):
     """
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
-    def gradient(*args):
+    def gradient(*args, **kwargs):
+        args = [a.value if isinstance(a, Const) else a for a in bind_arguments(fn, args, kwargs)]
         wrapped, shadows = [], {}
         for k, a in enumerate(args):
             if k in nums:

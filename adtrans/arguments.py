@@ -2,6 +2,7 @@
 splitting a flat argument list, Numba types of arguments, and the parse cache."""
 from __future__ import annotations
 
+import inspect
 import threading
 
 import numba
@@ -59,6 +60,73 @@ def unwrap(args) -> tuple[tuple, list]:
             activity.append("const")
             flat.append(a)
     return tuple(activity), flat
+
+
+def param_names(fn) -> list:
+    """Names of ``fn``'s parameters, in order."""
+    pyfunc, _ = python_function(fn)
+    return list(inspect.signature(pyfunc).parameters)
+
+
+def bind_arguments(fn, args, kwargs=None) -> list:
+    """``args`` and ``kwargs`` of a call of ``fn`` as one positional list in parameter order,
+    omitted parameters filled with their defaults (as :class:`Const`), as Python binds them.
+
+    Raises :class:`ActivityError` naming the parameter when one is missing or unknown."""
+    pyfunc, _ = python_function(fn)
+    sig = inspect.signature(pyfunc)
+    params = list(sig.parameters.values())
+    if not kwargs and len(args) == len(params):
+        return list(args)
+    try:
+        bound = sig.bind(*args, **(kwargs or {}))
+    except TypeError as exc:
+        raise ActivityError(f"call of {pyfunc.__name__}{sig}: {exc}") from None
+    out = []
+    for p in params:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise ActivityError(f"{pyfunc.__name__} has *{p.name}: kernels take named parameters only")
+        if p.name in bound.arguments:
+            out.append(bound.arguments[p.name])
+        else:
+            out.append(Const(p.default))
+    return out
+
+
+def _arrays_of(a):
+    """The host arrays a wrapped argument holds (value, shadow) with their roles."""
+    if isinstance(a, Duplicated):
+        return [(a.value, ""), (a.shadow, " (its shadow)")]
+    v = a.value if isinstance(a, (Const, Active)) else a
+    return [(v, "")] if isinstance(v, np.ndarray) else []
+
+
+def check_aliasing(params, args) -> None:
+    """Refuse ``Duplicated`` arrays (or shadows) that share memory with another array argument:
+    the adjoint treats arguments as distinct, so ``shift(a, a)`` would get a wrong gradient.
+
+    ``params``: parameter names; ``args``: the wrapped arguments in parameter order.
+    Raises :class:`ActivityError` naming both parameters."""
+    held = []
+    for p, a in zip(params, args):
+        dup = isinstance(a, Duplicated)
+        for arr, role in _arrays_of(a):
+            held.append((p + role, arr, dup))
+    for i in range(len(held)):
+        for j in range(i + 1, len(held)):
+            (pa, a, da), (pb, b, db) = held[i], held[j]
+            if not (da or db) or a.size == 0 or b.size == 0:
+                continue
+            if np.may_share_memory(a, b):
+                try:
+                    overlap = np.shares_memory(a, b, max_work=10 ** 6)
+                except np.exceptions.TooHardError:
+                    overlap = True
+                if overlap:
+                    raise ActivityError(
+                        f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
+                        f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
+                        f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
 
 
 def split_args(activity, args, check_shadows: bool = False) -> tuple[list, list]:

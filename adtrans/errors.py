@@ -32,3 +32,13 @@ class ActivityError(ADError):
 
 class TypingError(ADError):
     """Numba could not type the (normalised) primal for the given argument types."""
+
+
+class GeneratedCodeError(ADError):
+    """Numba could not type or compile code adtrans generated for a kernel: a bug of adtrans,
+    reported at the user's construct (``filename``, ``lineno``) and ``kernel`` it comes from."""
+
+    def __init__(self, kernel: str, detail: str, *, filename: str = "<unknown>", lineno: int = 0):
+        self.kernel, self.detail, self.filename, self.lineno = kernel, detail, filename, lineno
+        super().__init__(f"{filename}:{lineno}: adtrans could not compile its code for this line of kernel "
+                         f"{kernel} (an adtrans bug; please report it): {detail}")

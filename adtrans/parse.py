@@ -12,6 +12,8 @@ import inspect
 import textwrap
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .errors import UnsupportedError
 
 
@@ -92,6 +94,27 @@ def is_cuda_dispatcher(obj) -> bool:
     return type(obj).__module__.startswith(("numba.cuda", "numba_cuda"))
 
 
+def _captured(pyfunc) -> dict:
+    """Free variable -> value of a closure (a factory-made kernel)."""
+    out = {}
+    for n, cell in zip(pyfunc.__code__.co_freevars, pyfunc.__closure__):
+        try:
+            out[n] = cell.cell_contents
+        except ValueError:          # not yet bound
+            out[n] = cell
+    return out
+
+
+def _frozen(v) -> bool:
+    """Values a kernel may capture (Numba freezes them too): jitted functions, numbers, classes
+    of exceptions; never mutable containers."""
+    if hasattr(v, "py_func") or isinstance(v, (bool, int, float)):
+        return True
+    if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+        return True
+    return isinstance(v, type) and issubclass(v, BaseException)
+
+
 def parse_function(fn) -> Primal:
     """Parse the source of ``fn`` (an ``@njit``/``@cuda.jit`` dispatcher or function).
 
@@ -105,17 +128,22 @@ def parse_function(fn) -> Primal:
     except (OSError, TypeError) as exc:
         raise UnsupportedError(f"no source for {pyfunc.__qualname__}",
                                "define the kernel in a .py file") from exc
+    scope = pyfunc.__globals__
     if pyfunc.__closure__:
-        names = ", ".join(pyfunc.__code__.co_freevars)
-        raise UnsupportedError(f"closure over {names} in {pyfunc.__qualname__}",
-                               "pass captured values as arguments or make them module globals",
-                               filename=filename, lineno=first)
+        captured = _captured(pyfunc)
+        bad = [n for n, v in captured.items() if not _frozen(v)]
+        if bad:
+            raise UnsupportedError(f"closure over {', '.join(bad)} in {pyfunc.__qualname__}",
+                                   "pass captured values as arguments or make them module globals (closures "
+                                   "may capture jitted functions, numbers and exception classes)",
+                                   filename=filename, lineno=first)
+        scope = {**pyfunc.__globals__, **captured}
     source = "".join(lines)
     tree = _parse_function_source(source, pyfunc.__name__, filename, first)
     opts = _options(dispatcher)
     is_cuda = is_cuda_dispatcher(dispatcher)
     return Primal(name=pyfunc.__name__, tree=tree, filename=filename, source=source,
-                  globals=pyfunc.__globals__, pyfunc=pyfunc, dispatcher=dispatcher,
+                  globals=scope, pyfunc=pyfunc, dispatcher=dispatcher,
                   parallel=bool(opts.get("parallel", False)), cuda=is_cuda,
                   decorators=[ast.unparse(d) for d in tree.decorator_list], first_line=first)
 

@@ -8,6 +8,7 @@ from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
 from .errors import ActivityError
+from .ir.lines import line_map
 from .normalise import normalise
 from .parse import Primal
 from .targets.base import Target
@@ -28,6 +29,7 @@ class Generated:
     seeds: list
     global_arrays: dict
     parallel: bool
+    where: dict = None          # line of the function source -> (user's file, line)
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -57,7 +59,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension())
+    ndims = {p: t.ndim for p, t in zip(primal.params, argtypes) if p in arrays and hasattr(t, "ndim")}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), ndims=ndims)
     types = infer_types(target.typing_copy(norm), argtypes)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
@@ -65,9 +68,12 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     func = tidy(func, marked.builder.scalar_names())
-    text = render_function(func, target.decorator(primal, conv["parallel"], cache))
+    decorator = target.decorator(primal, conv["parallel"], cache)
+    text = render_function(func, decorator)
+    where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
-                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"])
+                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
+                     where=where)
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

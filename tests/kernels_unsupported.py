@@ -1,4 +1,6 @@
 """Kernels with constructs adtrans refuses; each marks its offending line with `# <-`."""
+import math
+
 import numpy as np
 from numba import njit
 
@@ -64,3 +66,10 @@ closure = make_closure()
 def row_view(A, a):
     row = A[1]             # <- array view
     return row[0] * a
+
+
+@njit
+def untypable(x, table):
+    s = x[0] * 2.0
+    c = math.gamma(table)              # <- Numba cannot type
+    return s * c

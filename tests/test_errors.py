@@ -56,3 +56,35 @@ def test_bad_activity():
 def test_duplicated_shape_mismatch():
     with pytest.raises(adtrans.ActivityError):
         adtrans.Duplicated(np.ones(3), np.ones(4))
+
+
+def test_typing_failure_names_the_users_line_not_numba():
+    with pytest.raises(adtrans.ADError) as info:
+        adtrans.grad(U.untypable)(np.ones(3), np.ones(2))
+    err = info.value
+    assert err.lineno == marked_line(U.untypable), str(err)
+    assert "untypable" in str(err) and "kernels_unsupported.py" in str(err)
+    assert "Traceback" not in str(err) and err.__cause__ is None
+
+
+def test_failure_in_generated_code_is_located_at_the_users_line():
+    """A Numba error inside the generated adjoint becomes a GeneratedCodeError at the user's line
+    the failing generated statement comes from (simulated: Numba's message format, real map)."""
+    from numba.core.errors import TypingError as NumbaTypingError
+
+    from adtrans.adjoint import located_error
+    from adtrans.arguments import primal_of
+    from adtrans.build import compiled
+    from adtrans.targets.cpu import CPU
+    import kernels_forms as F
+    x = np.linspace(0.5, 1.0, 4)
+    gen, fn = compiled(F.zip_dot, ("dup", "dup"), adtrans.arguments.typeof_args([x, x]), CPU)
+    lines, first = inspect.getsourcelines(fn.py_func)
+    k = next(i for i, ln in enumerate(lines) if "d_b" in ln and "=" in ln)   # adjoint of `s += a * b`
+    msg = f'Failed in nopython mode\n\nFile "/tmp/adtrans_gen_0123.py", line {first + k}:\n'
+    err = located_error(primal_of(F.zip_dot), gen, fn, NumbaTypingError(msg))
+    src_lines, src_first = inspect.getsourcelines(F.zip_dot.py_func)
+    expect = src_first + next(i for i, ln in enumerate(src_lines) if "s += a * b" in ln)
+    assert isinstance(err, adtrans.ADError)
+    assert (err.filename.endswith("kernels_forms.py"), err.lineno) == (True, expect), str(err)
+    assert "zip_dot" in str(err)

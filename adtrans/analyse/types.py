@@ -13,8 +13,10 @@ import numba
 import numpy as np
 from numba.core import compiler, typed_passes, types as nbtypes
 from numba.core.registry import cpu_target
+from numba.core.rewrites.static_raise import RewriteConstRaises
 
 from ..errors import TypingError
+from ..ir.lines import first_line, line_map, locate
 
 _COUNTER = [0]
 
@@ -37,6 +39,14 @@ def _function_from_source(norm):
     return mod.__dict__[norm.name]
 
 
+def _static_raises(func_ir) -> None:
+    """``raise E("message")`` -> a static raise, as Numba's own pipeline does before typing."""
+    rewrite = RewriteConstRaises()
+    for key, block in list(func_ir.blocks.items()):
+        if rewrite.match(func_ir, block, None, None):
+            func_ir.blocks[key] = rewrite.apply()
+
+
 def infer_types(norm, argtypes) -> dict:
     """Map each variable name to its Numba type (versions ``x.1``, ``x.2`` unified).
 
@@ -50,10 +60,18 @@ def infer_types(norm, argtypes) -> dict:
     targetctx.refresh()
     try:
         func_ir = compiler.run_frontend(fn)
+        _static_raises(func_ir)
         typemap, restype, _calltypes, _errs = typed_passes.type_inference_stage(
             typingctx, targetctx, func_ir, tuple(argtypes), None)
     except Exception as exc:  # numba raises many kinds
-        raise TypingError(f"Numba could not type {norm.name} for {tuple(argtypes)}: {exc}") from exc
+        where = locate(str(exc), "<adtrans normalised", line_map(norm.function())) \
+            if hasattr(norm, "function") else None
+        if where is None:
+            raise TypingError(f"Numba could not type {norm.name} for {tuple(argtypes)}: {exc}") from exc
+        err = TypingError(f"{where[0]}:{where[1]}: Numba could not type this line of kernel {norm.name} for "
+                          f"{tuple(argtypes)}: {first_line(str(exc))}")
+        err.filename, err.lineno = where
+        raise err from None
     out: dict = {}
     for key, ty in typemap.items():
         if key.startswith("$"):

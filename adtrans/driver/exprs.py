@@ -39,7 +39,7 @@ import ast
 import copy
 
 from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
-from ..rules.scalar import elementwise, scale, substitute, template
+from ..rules.scalar import elementwise, guarded_template, scale, substitute, template
 from .calls import NUMPY_FILLS
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
@@ -192,7 +192,7 @@ class ExprAdjoint:
         """Contributions of ``node = f(args)`` to each active argument, from the derivative table."""
         for i, (arg, tpl) in enumerate(zip(args, rule.partials)):
             if tpl is not None and self.active(arg):
-                code = self.partial_code(node, args, tpl, c)
+                code = self.partial_code(node, args, guarded_template(rule, i), c)
                 if broadcast:
                     self.operand(arg, code)
                 else:

@@ -80,6 +80,14 @@ def assigned_names(body) -> set[str]:
     return out
 
 
+def forward_only(s) -> bool:
+    """A statement kept in the forward sweep only, with nothing to differentiate: ``raise``
+    and ``print(...)`` (a recomputation does not repeat it)."""
+    if isinstance(s, ast.Raise):
+        return True
+    return isinstance(s, ast.Expr) and getattr(s, "adtrans_kind", None) == "print"
+
+
 def is_alloc(value) -> bool:
     return isinstance(value, ast.Call) and ast.unparse(value.func) in (
         "np.zeros", "np.empty", "np.ones", "np.zeros_like", "np.empty_like", "np.ones_like", "np.full")

@@ -15,6 +15,8 @@ from ..ir.nodes import name
 
 def _contains(stmts, kinds, stop_at_loops=False) -> bool:
     for s in stmts:
+        if stop_at_loops and isinstance(s, (ast.For, ast.While)):
+            continue        # a jump inside an inner loop leaves that loop only
         for node in ast.walk(s) if not stop_at_loops else _walk_no_loops(s):
             if isinstance(node, kinds):
                 return True

@@ -34,6 +34,7 @@ from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import name
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
+from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .jumps import JumpLowering
 from .ssa import SSA, reads_outside_loops
 
@@ -69,6 +70,10 @@ class Normalised:
     primal: Primal | None = None
 
     def source(self) -> str:
+        return ast.unparse(ast.fix_missing_locations(self.function()))
+
+    def function(self) -> ast.FunctionDef:
+        """The kernel as a ``FunctionDef`` (its statements are the normalised ones, with their tags)."""
         fn = ast.FunctionDef(name=self.name, args=ast.arguments(
             posonlyargs=[], args=[ast.arg(arg=p) for p in self.params], kwonlyargs=[],
             kw_defaults=[], defaults=[]), body=list(self.body) or [ast.Pass()], decorator_list=[],
@@ -77,7 +82,7 @@ class Normalised:
             ret = ast.Name(self.results[0]) if len(self.results) == 1 else \
                 ast.Tuple(elts=[ast.Name(r) for r in self.results], ctx=ast.Load())
             fn.body = fn.body + [ast.Return(value=ret)]
-        return ast.unparse(ast.fix_missing_locations(fn))
+        return fn
 
 
 def is_atom(node) -> bool:
@@ -200,8 +205,9 @@ def value_name(rhs, base: str) -> str:
 
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
-                 inline_stack=(), resolver: Resolver | None = None, ext=None):
+                 inline_stack=(), resolver: Resolver | None = None, ext=None, ndims=None):
         self.p = primal
+        self.ndims = dict(ndims or {})     # array name -> number of dimensions, where known
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
         self.stack = tuple(inline_stack) + (primal.name,)
@@ -222,8 +228,9 @@ class Normaliser:
     # ------------------------------------------------------------------ driver
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
+        tree = FormLowering(self).run(self.p.tree)
         try:
-            body = lower.run(self.p.tree)
+            body = lower.run(tree)
         except SyntaxError as exc:
             raise self.err(self.p.tree, str(exc), "rewrite the loop with an explicit flag") from None
         self.locals |= {n.id for s in body for n in ast.walk(s)
@@ -270,11 +277,12 @@ class Normaliser:
     def tag_source(self, produced, s):
         """Give the statements lowered from ``s`` its source text (inlined helpers keep their own)."""
         text = self.p.line_text(s)
-        if text is None:
-            return
+        where = (self.p.filename, s.lineno) if hasattr(s, "lineno") else None
         for st in produced:
-            if getattr(st, "adtrans_source", None) is None:
+            if text is not None and getattr(st, "adtrans_source", None) is None:
                 st.adtrans_source = text
+            if where is not None and getattr(st, "adtrans_where", None) is None:
+                st.adtrans_where = where
 
     def ret(self, s: ast.Return, out):
         if s.value is None:
@@ -334,6 +342,7 @@ class Normaliser:
             out.append(ast.copy_location(ast.While(test=name(c), body=body, orelse=[]), s))
             return
         if isinstance(s, ast.Raise):
+            exception_class(self, s)
             out.append(s)
             return
         kinds = {ast.Try: ("try/except", "check inputs before the kernel and keep the kernel free of exceptions"),
@@ -662,6 +671,9 @@ class Normaliser:
             for a in expr.args:
                 if isinstance(a, ast.Tuple):
                     args.append(ast.Tuple(elts=[self.atom(e, out, "shape") for e in a.elts], ctx=ast.Load()))
+                elif isinstance(a, ast.Attribute) and a.attr == "shape" and isinstance(a.value, ast.Name):
+                    arr = self.atom(a.value, out, "shape")       # np.zeros(x.shape): kept whole
+                    args.append(ast.Attribute(value=arr, attr="shape", ctx=ast.Load()))
                 elif isinstance(a, ast.Attribute) and (a.attr == "dtype" or self.resolver.dotted(a) and
                                                        self.resolver.canonical(self.resolver.dotted(a))
                                                        .split(".")[-1] in DTYPES):
@@ -685,7 +697,9 @@ class Normaliser:
             node.adtrans_kind = "opaque"
             return ast.copy_location(node, expr)
         if canon in ("builtins.print",):
-            raise self.err(expr, "print() inside a kernel", "remove it, or print from the driver")
+            if want != 0:
+                raise self.err(expr, "the value of print()", "call print() as a statement")
+            return print_call(self, expr, out)
         module, _, short = canon.partition(".")
         if module in ("math", "numpy") and short.isidentifier() and (not found or callable(obj)) and not expr.keywords:
             # no derivative rule: fine with constant arguments; refused in the transform if one is active
@@ -698,6 +712,9 @@ class Normaliser:
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 
     def _dtype(self, node):
+        named = string_dtype(node)
+        if named is not None:
+            return named
         dotted = self.resolver.dotted(node) if isinstance(node, (ast.Attribute, ast.Name)) else None
         if dotted:
             short = self.resolver.canonical(dotted).split(".")[-1]
@@ -717,16 +734,12 @@ class Normaliser:
             hp = parse_function(helper)
         if hp.name in self.stack:
             raise self.err(expr, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
-        if expr.keywords:
-            raise self.err(expr, f"keyword arguments in the call to {hp.name}", "pass them positionally")
-        if len(expr.args) != len(hp.params) or hp.tree.args.vararg or hp.tree.args.kwonlyargs:
-            raise self.err(expr, f"call to {hp.name} with {len(expr.args)} arguments for "
-                                 f"{len(hp.params)} parameters", "call helpers with every parameter, positionally")
-        args = [self.atom(a, out, hp.name + "_arg") for a in expr.args]
+        args = [self.atom(a, out, hp.name + "_arg") for a in bind_call(hp, expr, self.err)]
         array_params = {p for p, a in zip(hp.params, args) if isinstance(a, ast.Name) and a.id in self.arrays}
+        ndims = {p: self.ndims[a.id] for p, a in zip(hp.params, args) if p in array_params and a.id in self.ndims}
         inner = Normaliser(hp, array_params, NameAllocator(names_in(hp.tree)), self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext).run()
+                           else self.resolver, ext=self.ext, ndims=ndims).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
         mapping = {}
@@ -774,6 +787,7 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def normalise(primal: Primal, array_params: set, ext=None) -> Normalised:
-    """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays."""
-    return Normaliser(primal, array_params, ext=ext).run()
+def normalise(primal: Primal, array_params: set, ext=None, ndims=None) -> Normalised:
+    """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays;
+    ``ndims``: their numbers of dimensions (for ``.flat``, ``np.ndindex``, shape unpacking)."""
+    return Normaliser(primal, array_params, ext=ext, ndims=ndims).run()

@@ -47,6 +47,7 @@ import builtins
 import math
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 
@@ -59,14 +60,33 @@ class Rule:
     constant); ``names``: further dotted spellings resolving to it
     (``numpy.arcsin``); ``constant_only``: when set, the function has no
     derivative rule and this is the hint given if an argument is active;
-    ``source``: where the derivative comes from.
+    ``source``: where the derivative comes from; ``zero_where``: one condition template
+    per argument (or None) marking the singular points where the partial is infinite or
+    undefined and the contribution is taken as 0 (see :data:`SINGULAR_CONVENTION`).
     """
     spelling: str
     partials: tuple = ()
     names: tuple = ()
     constant_only: str | None = None
     source: str = ""
+    zero_where: tuple = ()
 
+
+#: The convention at singular points (used by every reverse engine: kernels, CUDA, drivers).
+SINGULAR_CONVENTION = """\
+Where a local derivative is infinite or undefined -- sqrt, cbrt, ``** p`` / pow with p < 1 and
+hypot at 0 (and norm at 0, built from sqrt), the exponent partial of ``0 ** p`` -- the reverse
+sweep adds 0 instead of ``g * inf`` (never ``inf * 0 = NaN``).  The rule: the contribution of such a
+point is ``p * (incoming factor)`` with the incoming factor 0.  A square root at 0 of a smooth
+non-negative argument (``dx*dx + dy*dy + dz*dz`` of a self-pair, ``x - x``) is at that argument's
+minimum, whose own derivative is 0, so 0 is the true contribution: an all-pairs loop that
+includes the self-pair gets the finite true gradient.  (An independent input sitting exactly at
+the singular point has an infinite one-sided derivative; adtrans reports 0 there.)  Forward
+tangents (``jvp``) keep the IEEE value.
+"""
+
+#: ``d(a0 ** a1)/d a0`` is infinite or undefined at a0 = 0 when a1 < 1 (1 at a1 == 1, 0 above)
+_POW_AT_0 = "a0 == 0.0 and a1 < 1.0"
 
 _LN2, _LN10, _2_SQRTPI = "0.6931471805599453", "2.302585092994046", "1.1283791670955126"
 
@@ -76,7 +96,8 @@ BINOP = {
     ast.Sub: Rule("-", ("1", "-1"), source="sum rule"),
     ast.Mult: Rule("*", ("a1", "a0"), source="product rule"),
     ast.Div: Rule("/", ("1.0 / a1", "-z / a1"), source="quotient rule"),
-    ast.Pow: Rule("**", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"), source="A&S 3.3.14, 4.2.25"),
+    ast.Pow: Rule("**", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"), source="A&S 3.3.14, 4.2.25",
+                  zero_where=(_POW_AT_0, "a0 == 0.0")),
     ast.Mod: Rule("%", ("1", "-math.floor(a0 / a1)"), source="a0 - a1 * floor(a0 / a1), piecewise"),
     ast.FloorDiv: Rule("//", (), source="piecewise constant"),
 }
@@ -99,8 +120,8 @@ INTRINSIC = {
     "log1p": Rule("math.log1p", ("1.0 / (a0 + 1.0)",), source="A&S 4.1.1"),
     "log10": Rule("math.log10", (f"1.0 / (a0 * {_LN10})",), source="A&S 4.1.1, 4.1.23"),
     "log2": Rule("math.log2", (f"1.0 / (a0 * {_LN2})",), source="A&S 4.1.1, 4.1.23"),
-    "sqrt": Rule("math.sqrt", ("1.0 / (z + z)",), source="A&S 3.3.12"),
-    "cbrt": Rule("np.cbrt", ("1.0 / (3.0 * z * z)",), source="power rule, A&S 3.3.12"),
+    "sqrt": Rule("math.sqrt", ("1.0 / (z + z)",), source="A&S 3.3.12", zero_where=("z == 0.0",)),
+    "cbrt": Rule("np.cbrt", ("1.0 / (3.0 * z * z)",), source="power rule, A&S 3.3.12", zero_where=("z == 0.0",)),
     "square": Rule("np.square", ("2.0 * a0",), source="power rule"),
     "reciprocal": Rule("np.reciprocal", ("-(z * z)",), source="power rule: d(1/x) = -1/x**2"),
     "sin": Rule("math.sin", ("math.cos(a0)",), source="A&S 4.3.105"),
@@ -117,7 +138,8 @@ INTRINSIC = {
     "atanh": Rule("math.atanh", ("1.0 / (1.0 - a0 * a0)",), ("numpy.arctanh",), source="A&S 4.6.41"),
     "atan2": Rule("math.atan2", ("a1 / (a0 * a0 + a1 * a1)", "-a0 / (a0 * a0 + a1 * a1)"), ("numpy.arctan2",),
                   source="A&S 4.4.54 on atan(a0 / a1)"),
-    "hypot": Rule("math.hypot", ("a0 / z", "a1 / z"), source="chain rule on sqrt(a0^2 + a1^2)"),
+    "hypot": Rule("math.hypot", ("a0 / z", "a1 / z"), source="chain rule on sqrt(a0^2 + a1^2)",
+                  zero_where=("z == 0.0", "z == 0.0")),
     "erf": Rule("math.erf", (f"{_2_SQRTPI} * math.exp(-(a0 * a0))",), source="A&S 7.1.19"),
     "erfc": Rule("math.erfc", (f"-({_2_SQRTPI} * math.exp(-(a0 * a0)))",), source="A&S 7.1.19, 7.1.2"),
     # selections: the derivative goes to one side (ties to the first argument; abs at 0 takes +1)
@@ -128,12 +150,14 @@ INTRINSIC = {
     "max": Rule("max", ("1.0 if a0 >= a1 else 0.0", "0.0 if a0 >= a1 else 1.0"),
                 ("builtins.max", "numpy.maximum"), source="selection"),
     "pow": Rule("math.pow", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"), ("builtins.pow", "numpy.power"),
-                source="A&S 3.3.14, 4.2.25"),
+                source="A&S 3.3.14, 4.2.25", zero_where=(_POW_AT_0, "a0 == 0.0")),
     "copysign": Rule("math.copysign", ("math.copysign(1.0, a0) * math.copysign(1.0, a1)", None),
                      source="|a0| sign(a1), piecewise"),
     "float": Rule("float", ("1",), ("builtins.float",), source="identity"),
-    "float64": Rule("np.float64", ("1",), source="identity"),
-    "float32": Rule("np.float32", ("1",), source="identity (rounded)"),
+    "float64": Rule("np.float64", ("1",), ("numba.float64", "numba.types.float64", "numba.core.types.float64"),
+                    source="identity"),
+    "float32": Rule("np.float32", ("1",), ("numba.float32", "numba.types.float32", "numba.core.types.float32"),
+                    source="identity (rounded)"),
     # piecewise constant: zero derivative
     "floor": Rule("math.floor", ()),
     "ceil": Rule("math.ceil", ()),
@@ -160,10 +184,13 @@ def _build_lookup():
         for n in names:
             dotted.setdefault(n, key)
             mod, _, attr = n.partition(".")
+            if mod not in ("math", "numpy", "builtins"):
+                continue
             obj = getattr({"math": math, "numpy": np, "builtins": builtins}[mod], attr, None)
             if obj is not None:
                 objects.setdefault(id(obj), key)
-    for obj, key in ((np.float32, "float32"), (np.float64, "float64")):
+    for obj, key in ((np.float32, "float32"), (np.float64, "float64"), (numba.float32, "float32"),
+                     (numba.float64, "float64")):
         objects[id(obj)] = key
     return objects, dotted
 

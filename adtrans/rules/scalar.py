@@ -24,7 +24,7 @@ import numpy as np
 from .derivatives import BINOP, INTRINSIC, UNARYOP, Rule, intrinsic_of, rule_of, spelling
 
 __all__ = ["BINOP", "INTRINSIC", "UNARYOP", "Rule", "intrinsic_of", "rule_of", "spelling", "partials",
-           "jvp", "jvp_value", "scale", "instantiate", "substitute", "template", "elementwise"]
+           "jvp", "jvp_value", "guarded_template", "singular_guard", "scale", "instantiate", "substitute", "template", "elementwise"]
 
 _PARSED: dict[str, ast.expr] = {}
 
@@ -90,6 +90,59 @@ def _templates(kind, op) -> Rule:
     return rule
 
 
+def _fold(node):
+    """The constant truth value of a condition over constants (``2 < 1.0``), else None."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        l, r = _fold(node.left), _fold(node.comparators[0])
+        if isinstance(l, (int, float)) and isinstance(r, (int, float)):
+            code = compile(ast.fix_missing_locations(ast.Expression(copy.deepcopy(node))), "<fold>", "eval")
+            return bool(eval(code, {}))
+        return None
+    if isinstance(node, ast.BoolOp):
+        vals = [_fold(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            if any(v is False for v in vals):
+                return False
+            return True if all(v is True for v in vals) else None
+        if any(v is True for v in vals):
+            return True
+        return False if all(v is False for v in vals) else None
+    return None
+
+
+def _simplify_test(node):
+    """``node`` (a condition) with constant-true conjuncts dropped (``a == 0.0 and True``)."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        rest = [v for v in node.values if _fold(v) is not True]
+        return rest[0] if len(rest) == 1 else ast.BoolOp(op=node.op, values=rest)
+    return node
+
+
+def guarded_template(rule: Rule, i: int) -> str:
+    """Partial ``i`` of ``rule`` with its singular-point guard (``0.0 if cond else p``, see
+    :data:`~adtrans.rules.derivatives.SINGULAR_CONVENTION`), as template source."""
+    tpl = rule.partials[i]
+    cond = rule.zero_where[i] if i < len(rule.zero_where) else None
+    return tpl if cond is None else f"0.0 if {cond} else {tpl}"
+
+
+def singular_guard(rule: Rule, i: int, args, result, contribution: ast.expr) -> ast.expr:
+    """``contribution`` (``g * p_i``), guarded by the rule's singular-point condition for
+    argument ``i`` when that condition is not constant-false for these ``args``."""
+    cond = rule.zero_where[i] if i < len(rule.zero_where) else None
+    if cond is None:
+        return contribution
+    test = instantiate(cond, args, result)
+    truth = _fold(test)
+    if truth is False:
+        return contribution
+    if truth is True:
+        return ast.Constant(0.0)
+    return ast.IfExp(test=_simplify_test(test), body=ast.Constant(0.0), orelse=contribution)
+
+
 def partials(kind, op, args, result, grad):
     """Reverse mode: contributions ``[(arg_index, g * p_i)]`` of ``z = op(args)`` to its
     arguments' adjoints, ``grad`` being ``g``, the adjoint of ``z``.
@@ -99,9 +152,10 @@ def partials(kind, op, args, result, grad):
     left out.
     """
     out = []
-    for i, tpl in enumerate(_templates(kind, op).partials):
+    rule = _templates(kind, op)
+    for i, tpl in enumerate(rule.partials):
         if tpl is not None and i < len(args):
-            out.append((i, scale(grad, instantiate(tpl, args, result))))
+            out.append((i, singular_guard(rule, i, args, result, scale(grad, instantiate(tpl, args, result)))))
     return out
 
 
@@ -152,6 +206,15 @@ class _Elementwise(ast.NodeTransformer):
             return ast.Attribute(value=ast.Name(id=self.np_name, ctx=ast.Load()),
                                  attr=_NUMPY_NAME.get(node.attr, node.attr), ctx=node.ctx)
         return self.generic_visit(node)
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        fn = "logical_and" if isinstance(node.op, ast.And) else "logical_or"
+        acc = node.values[0]
+        for v in node.values[1:]:
+            acc = ast.Call(func=ast.Attribute(value=ast.Name(id=self.np_name, ctx=ast.Load()), attr=fn,
+                                              ctx=ast.Load()), args=[acc, v], keywords=[])
+        return acc
 
     def visit_IfExp(self, node):
         self.generic_visit(node)

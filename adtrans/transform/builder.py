@@ -30,7 +30,7 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.walk import array_target, forward_only, is_alloc, iter_stmts, reads, scalar_target
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -43,9 +43,12 @@ def tag_reverse(rev, s):
     """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the
     ``# adjoint of:`` comments)."""
     src = getattr(s, "adtrans_source", None)
-    if src is not None:
-        for r in rev:
+    where = getattr(s, "adtrans_where", None)
+    for r in rev:
+        if src is not None:
             r.adtrans_reverse_of = src
+        if where is not None and getattr(r, "adtrans_where", None) is None:
+            r.adtrans_where = where
 
 
 def _weight(loop, depth=1) -> int:
@@ -274,7 +277,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             return fwd, rev
         if isinstance(s, (ast.For, ast.While)):
             return self.loop(s, scope, depth)
-        if isinstance(s, ast.Raise):
+        if forward_only(s):
             return ([] if scope.mode == "recompute" else [copy.deepcopy(s)]), []
         return self.simple(s, scope, depth)
 

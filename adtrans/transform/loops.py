@@ -8,6 +8,7 @@ import copy
 from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.loops import assigned_scalars, loop_is_prange
 from ..ir.markers import SCOPE_START, comment, marker, save_restore
+from ..ir.walk import forward_only
 from .scope import Scope
 from ..ir.nodes import name
 
@@ -233,7 +234,7 @@ class LoopStrategies:
                     n = copy.copy(s)
                     n.body = walk(s.body) or [ast.Pass()]
                     out.append(n)
-                elif isinstance(s, ast.Raise):
+                elif forward_only(s):
                     continue
                 else:
                     c = self.forward_copy(s, scope)

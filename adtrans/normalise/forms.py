@@ -1,0 +1,609 @@
+"""Python forms of user kernels, lowered to the loops and element accesses the normaliser knows.
+
+Runs on a copy of the kernel's ``FunctionDef`` before jump lowering (so ``break`` and
+``continue`` in the loops it writes are lowered as any others):
+
+- ``for a, b in zip(x, y)`` (also ``zip(range(n), x, y)``), ``for i, v in enumerate(x)``,
+  ``for v in x`` (rows of a 2-D array are ``x[k]``), ``for v in x.flat`` -> ``for k in
+  range(...)`` with the elements bound at the top of the body; ``zip`` stops at the shortest;
+- ``for i, j in np.ndindex(M, N)`` / ``for idx in np.ndindex(x.shape)`` -> nested ``range`` loops
+  (``idx`` becomes the tuple of indices);
+- ``M, N = x.shape`` -> ``M = x.shape[0]``, ``N = x.shape[1]``; ``s = x.shape`` makes ``s`` stand
+  for ``x.shape`` (``s[0]``, ``np.zeros(s)``);
+- ``x.flat[i]`` -> ``x[i // (n1 * n2), i // n2 % n1, i % n2]`` (row-major, as NumPy);
+- ``t = (a, b)`` (a tuple local) -> one name per element; ``t[0]``, ``u, v = t``, ``len(t)``;
+- ``np.array([[c, -s], [s, c]])`` -> ``np.empty((2, 2))`` and one store per element.
+
+Also: binding a helper call's positional, keyword and default arguments (:func:`bind_call`)
+and string dtypes (:func:`string_dtype`).  Errors are :class:`~adtrans.errors.UnsupportedError`
+at the user's line.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+
+import numpy as np
+
+from ..ir.nodes import name
+
+_STRING_DTYPES = {"float64": "float64", "f8": "float64", "double": "float64", "float": "float64",
+                  "float32": "float32", "f4": "float32", "single": "float32",
+                  "int64": "int64", "i8": "int64", "int": "int64", "int32": "int32", "i4": "int32",
+                  "int16": "int16", "int8": "int8", "uint8": "uint8", "u1": "uint8", "uint32": "uint32",
+                  "uint64": "uint64", "bool": "bool_", "bool_": "bool_", "?": "bool_", "intp": "intp"}
+
+
+def string_dtype(node) -> ast.expr | None:
+    """``np.float64`` for the string dtype ``'float64'`` (``'f8'``, ``'float32'`` ...), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        short = _STRING_DTYPES.get(node.value.strip().lower().lstrip("<=|"))
+        if short is not None:
+            return ast.parse(f"np.{short}", mode="eval").body
+    return None
+
+
+def exception_class(nz, s: ast.Raise) -> None:
+    """Check the exception class a ``raise`` names and make a user-defined one reach the
+    generated module (through the normaliser's ``global_arrays``, the names it injects)."""
+    exc = s.exc
+    if exc is None:
+        raise nz.err(s, "bare `raise`", "raise an exception class with a message")
+    func = exc.func if isinstance(exc, ast.Call) else exc
+    dotted = nz.resolver.dotted(func)
+    if dotted is None:
+        raise nz.err(s, f"raise of `{ast.unparse(exc)}`", "raise ExceptionClass('message')")
+    found, obj = nz.resolver.lookup(dotted)
+    if not found:
+        if nz.resolver.globals is None:
+            return          # read from a file (adtrans gen): the module's own names
+        raise nz.err(s, f"raise of the unknown name `{dotted}`", "raise a built-in or module-level exception class")
+    if not (isinstance(obj, type) and issubclass(obj, BaseException)):
+        raise nz.err(s, f"raise of `{dotted}`, which is not an exception class", "raise ExceptionClass('message')")
+    if getattr(builtins, obj.__name__, None) is obj:
+        return
+    if "." in dotted:
+        raise nz.err(s, f"raise of `{dotted}` (an attribute)", f"import the class by name: from ... import {obj.__name__}")
+    nz.global_arrays[dotted] = obj
+
+
+def print_call(nz, expr: ast.Call, out):
+    """``print(a, "text", b)`` as a forward-only statement: strings kept, other arguments atoms."""
+    if expr.keywords:
+        raise nz.err(expr, "print() with keywords", "print(a, b, ...)")
+    args = [a if isinstance(a, ast.Constant) and isinstance(a.value, str) else nz.atom(a, out, "printed")
+            for a in expr.args]
+    stmt = ast.Expr(value=ast.Call(func=ast.Name(id="print", ctx=ast.Load()), args=args, keywords=[]))
+    stmt.adtrans_kind = "print"
+    out.append(ast.copy_location(stmt, expr))
+
+
+def bind_call(hp, expr: ast.Call, error) -> list:
+    """The argument expressions of the call ``expr`` of helper ``hp`` (a Primal), one per
+    parameter: positional, then keywords by name, then the helper's defaults (values of the
+    function object when it has them, else the default expressions of its source)."""
+    args = hp.tree.args
+    params = [a.arg for a in args.args]
+    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        raise error(expr, f"call to {hp.name}, which has *args, **kwargs or keyword-only parameters",
+                    "give the helper plain named parameters")
+    if len(expr.args) > len(params):
+        raise error(expr, f"call to {hp.name} with {len(expr.args)} arguments for {len(params)} parameters",
+                    "pass one argument per parameter")
+    bound: dict = dict(zip(params, expr.args))
+    for kw in expr.keywords:
+        if kw.arg is None:
+            raise error(expr, f"**-arguments in the call to {hp.name}", "pass arguments by name")
+        if kw.arg not in params:
+            raise error(expr, f"keyword `{kw.arg}` in the call to {hp.name}, which has no such parameter",
+                        f"its parameters are {', '.join(params)}")
+        if kw.arg in bound:
+            raise error(expr, f"parameter `{kw.arg}` of {hp.name} given twice")
+        bound[kw.arg] = kw.value
+    defaults = dict(zip(params[len(params) - len(args.defaults):], args.defaults))
+    values = getattr(hp.pyfunc, "__defaults__", None) or ()
+    held = dict(zip(params[len(params) - len(values):], values))
+    out = []
+    for p in params:
+        if p in bound:
+            out.append(bound[p])
+        elif p in held and isinstance(held[p], (bool, int, float, np.integer, np.floating)):
+            v = held[p].item() if isinstance(held[p], np.generic) else held[p]
+            out.append(ast.copy_location(ast.Constant(v), expr))
+        elif p in defaults:
+            out.append(copy.deepcopy(defaults[p]))
+        else:
+            raise error(expr, f"call to {hp.name} without its parameter `{p}`", "pass every parameter")
+    return out
+
+
+def _stores(stmts) -> set:
+    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _loc(node, like):
+    return ast.fix_missing_locations(ast.copy_location(node, like)) if hasattr(like, "lineno") else node
+
+
+def _call(func: str, *args):
+    return ast.Call(func=ast.Name(id=func, ctx=ast.Load()), args=list(args), keywords=[])
+
+
+def _sub(arr, idx):
+    return ast.Subscript(value=copy.deepcopy(arr), slice=idx, ctx=ast.Load())
+
+
+def _shape(arr, k):
+    return ast.Subscript(value=ast.Attribute(value=copy.deepcopy(arr), attr="shape", ctx=ast.Load()),
+                         slice=ast.Constant(k), ctx=ast.Load())
+
+
+def _binop(l, op, r):
+    return ast.BinOp(left=l, op=op, right=r)
+
+
+class _Source:
+    """One iterable of a ``for``: its length and its ``k``-th element (both ASTs)."""
+
+    def __init__(self, length, element, parts=None, offset=None):
+        self.length, self.element, self.parts, self.offset = length, element, parts, offset
+
+
+class FormLowering:
+    """Rewrites one kernel's statements (see the module docstring).  ``nz``: the normaliser
+    (its resolver, ``fresh``, ``err``, ``ndims``)."""
+
+    def __init__(self, nz):
+        self.nz = nz
+        self.shape_alias: dict = {}
+        self.tuples: dict = {}
+        self.renamed: dict = {}         # argument name -> its copy, after `x = np.copy(x)`
+        self.depth = 0
+
+    # ------------------------------------------------------------ helpers
+    def canon(self, func) -> str | None:
+        dotted = self.nz.resolver.dotted(func)
+        if dotted is None:
+            return None
+        head = dotted.split(".")[0]
+        if head in self.nz.locals:
+            return None
+        return self.nz.resolver.canonical(dotted)
+
+    def np_attr(self, attr):
+        """``<numpy>.attr`` spelled with a name the kernel's module binds to numpy (``np``)."""
+        g = self.nz.resolver.globals
+        alias = "np"
+        if g is not None and g.get("np") is not np:
+            alias = next((k for k, v in sorted(g.items(), key=lambda kv: kv[0]) if v is np), "np")
+        elif g is None:
+            alias = next((k for k, v in sorted(self.nz.resolver.imports.items()) if v == "numpy"), "np")
+        return ast.Attribute(value=ast.Name(id=alias, ctx=ast.Load()), attr=attr, ctx=ast.Load())
+
+    def ndim(self, node) -> int | None:
+        if isinstance(node, ast.Name):
+            return self.nz.ndims.get(node.id)
+        return None
+
+    def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
+        tree = copy.deepcopy(tree)
+        tree.body = self.block(tree.body)
+        return tree
+
+    def block(self, stmts) -> list:
+        out = []
+        self.depth += 1
+        for s in stmts:
+            out += self.stmt(s)
+        self.depth -= 1
+        return out
+
+    def stmt(self, s) -> list:
+        if isinstance(s, ast.For):
+            return self.for_(s)
+        if isinstance(s, ast.While):
+            s.test = self.expr(s.test)
+            s.body = self.block(s.body)
+            s.orelse = self.block(s.orelse)
+            return [s]
+        if isinstance(s, ast.If):
+            s.test = self.expr(s.test)
+            s.body = self.block(s.body)
+            s.orelse = self.block(s.orelse)
+            return [s]
+        if isinstance(s, ast.Assign):
+            return self.assign(s)
+        return [self.expr_stmt(s)]
+
+    def expr_stmt(self, s):
+        return _Exprs(self).visit(s)
+
+    def expr(self, e):
+        return _Exprs(self).visit(e)
+
+    # ---------------------------------------------------------- assignments
+    def assign(self, s: ast.Assign) -> list:
+        if len(s.targets) == 1:
+            t, v = s.targets[0], s.value
+            # M, N = x.shape
+            if isinstance(t, (ast.Tuple, ast.List)) and self.is_shape(v):
+                arr = self.shape_of(v)
+                n = self.ndim(arr)
+                if n is not None and n != len(t.elts):
+                    raise self.nz.err(s, f"unpacking the shape of a {n}-d array into {len(t.elts)} names")
+                return [_loc(ast.Assign(targets=[e], value=_shape(arr, k)), s) for k, e in enumerate(t.elts)]
+            # s = x.shape: s stands for x.shape
+            if isinstance(t, ast.Name) and self.is_shape(v):
+                self.shape_alias[t.id] = self.shape_of(v)
+                return []
+            # t = (a, b): one name per element
+            if isinstance(t, ast.Name) and isinstance(v, ast.Tuple) and t.id not in self.nz.p.params:
+                if any(isinstance(e, ast.Starred) for e in v.elts):
+                    raise self.nz.err(s, "starred tuple", "write the elements out")
+                names = [self.nz.fresh(f"{t.id}_{k}") for k in range(len(v.elts))]
+                out = [_loc(ast.Assign(targets=[name(n, True)], value=self.expr(e)), s)
+                       for n, e in zip(names, v.elts)]
+                self.tuples[t.id] = names
+                return out
+            # u, v = t (a tuple local)
+            if isinstance(t, (ast.Tuple, ast.List)) and isinstance(v, ast.Name) and v.id in self.tuples:
+                names = self.tuples[v.id]
+                if len(names) != len(t.elts):
+                    raise self.nz.err(s, f"unpacking a {len(names)}-tuple into {len(t.elts)} names")
+                s.value = ast.Tuple(elts=[name(n) for n in names], ctx=ast.Load())
+                return [self.expr_stmt(s)]
+            # y = np.copy(x) / x.copy(), also rebinding x itself
+            src = self.copied(v)
+            if isinstance(t, ast.Name) and src is not None:
+                return self.copy_array(s, t, src)
+            # A = np.array([[...], [...]])
+            if isinstance(t, ast.Name) and isinstance(v, ast.Call) and self.canon(v.func) == "numpy.array" \
+                    and v.args and isinstance(v.args[0], (ast.List, ast.Tuple)):
+                return self.array_literal(s, t, v)
+        if isinstance(s.targets[0], ast.Name) and s.targets[0].id in self.tuples:
+            raise self.nz.err(s, f"reassigning the tuple `{s.targets[0].id}`", "use a new name")
+        if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            self.note_ndim(s.targets[0].id, s.value)
+        return [self.expr_stmt(s)]
+
+    def note_ndim(self, target, v):
+        """Record the dimension of a local array allocated or copied (for ``.flat`` and ``ndindex``)."""
+        n = None
+        if isinstance(v, ast.Name):
+            n = self.nz.ndims.get(v.id)
+        elif isinstance(v, ast.Call) and v.args:
+            short = (self.canon(v.func) or "").split(".")[-1]
+            a = v.args[0]
+            if short in ("zeros", "empty", "ones", "full"):
+                n = len(a.elts) if isinstance(a, ast.Tuple) else self.ndim(self.shape_of(a)) \
+                    if self.is_shape(a) else 1
+            elif short in ("zeros_like", "empty_like", "ones_like", "full_like", "copy", "ascontiguousarray"):
+                n = self.ndim(a)
+        if n is not None:
+            self.nz.ndims[target] = n
+
+    def copied(self, v):
+        """The array ``v`` copies (``np.copy(x)``, ``x.copy()``), when its dimension is known."""
+        if not isinstance(v, ast.Call) or v.keywords:
+            return None
+        if len(v.args) == 1 and self.canon(v.func) in ("numpy.copy",) and isinstance(v.args[0], ast.Name):
+            src = v.args[0]
+        elif not v.args and isinstance(v.func, ast.Attribute) and v.func.attr == "copy" and \
+                isinstance(v.func.value, ast.Name) and v.func.value.id in self.nz.locals:
+            src = v.func.value
+        else:
+            return None
+        return src if self.ndim(src) is not None else None
+
+    def copy_array(self, s, t, src):
+        """``t = np.copy(src)``: a fresh array and an element loop (``x = np.copy(x)`` at the top of
+        the kernel rebinds the name: later uses read the copy, named ``x_copy``)."""
+        n = self.ndim(src)
+        src = self.expr(src)
+        target = t.id
+        if target == src.id:
+            if self.depth != 1:
+                raise self.nz.err(s, f"`{target} = np.copy({target})` inside control flow",
+                                  "copy into a new name at the top of the kernel")
+            target = self.nz.fresh(target + "_copy")
+        alloc = ast.Call(func=self.np_attr("empty_like"), args=[copy.deepcopy(src)], keywords=[])
+        out = [_loc(ast.Assign(targets=[name(target, True)], value=alloc), s)]
+        idx = [name(self.nz.fresh(f"{target}_i")) for _ in range(n)]
+        key = idx[0] if n == 1 else ast.Tuple(elts=idx, ctx=ast.Load())
+        body = [_loc(ast.Assign(targets=[ast.Subscript(value=name(target), slice=copy.deepcopy(key), ctx=ast.Store())],
+                                value=_sub(src, copy.deepcopy(key))), s)]
+        for d in reversed(range(n)):
+            body = [_loc(ast.For(target=name(idx[d].id, True), iter=_call("range", _shape(src, d)), body=body,
+                                 orelse=[]), s)]
+        self.nz.ndims[target] = n
+        if target != t.id:
+            self.renamed[t.id] = target
+            self.nz.ndims[t.id] = n
+        return out + body
+
+    def is_shape(self, v) -> bool:
+        return (isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name)) or \
+            (isinstance(v, ast.Name) and v.id in self.shape_alias)
+
+    def shape_of(self, v):
+        return self.shape_alias[v.id] if isinstance(v, ast.Name) else v.value
+
+    def array_literal(self, s, t, v):
+        def shape(e):
+            if isinstance(e, (ast.List, ast.Tuple)):
+                subs = [shape(x) for x in e.elts]
+                if not subs or any(x != subs[0] for x in subs):
+                    raise self.nz.err(s, "ragged or empty nested list in np.array", "give every row the same length")
+                return (len(e.elts),) + subs[0]
+            return ()
+        dims = shape(v.args[0])
+        leaves = []
+
+        def walk(e, idx):
+            if isinstance(e, (ast.List, ast.Tuple)):
+                for k, x in enumerate(e.elts):
+                    walk(x, idx + (k,))
+            else:
+                leaves.append((idx, e))
+        walk(v.args[0], ())
+        dtype = None
+        for kw in v.keywords:
+            if kw.arg != "dtype":
+                raise self.nz.err(s, f"keyword `{kw.arg}` of np.array", "only dtype= is supported")
+            dtype = kw.value
+        if len(v.args) > 1:
+            dtype = v.args[1]
+        if dtype is None:
+            ints = all(isinstance(e, ast.Constant) and type(e.value) is int for _, e in leaves)
+            dtype = ast.parse("np.int64" if ints else "np.float64", mode="eval").body
+        if not isinstance(v.func, ast.Attribute):
+            raise self.nz.err(s, "array() called without its module", "write np.array([...])")
+        alloc = ast.Call(func=ast.Attribute(value=copy.deepcopy(v.func.value), attr="empty", ctx=ast.Load()),
+                         args=[], keywords=[])
+        shape_node = ast.Tuple(elts=[ast.Constant(d) for d in dims], ctx=ast.Load())
+        alloc.args = [shape_node]
+        alloc.keywords = [ast.keyword(arg="dtype", value=dtype)]
+        out = [_loc(ast.Assign(targets=[name(t.id, True)], value=alloc), s)]
+        self.nz.ndims[t.id] = len(dims)
+        for idx, e in leaves:
+            target = ast.Subscript(value=name(t.id), slice=ast.Tuple(elts=[ast.Constant(k) for k in idx],
+                                                                      ctx=ast.Load()) if len(idx) > 1
+                                   else ast.Constant(idx[0]), ctx=ast.Store())
+            out.append(_loc(ast.Assign(targets=[target], value=self.expr(e)), s))
+        return out
+
+    # ---------------------------------------------------------------- loops
+    def for_(self, s: ast.For) -> list:
+        it = s.iter
+        canon = self.canon(it.func) if isinstance(it, ast.Call) else None
+        if canon in ("numpy.ndindex",):
+            return self.ndindex(s, it)
+        if canon in ("builtins.range", "range", "numba.prange") or \
+                (isinstance(it, ast.Call) and canon is not None and canon.endswith("prange")):
+            s.iter = self.expr(it)
+            s.body = self.block(s.body)
+            return [s]
+        src = self.source(it, s)
+        if src is None:
+            s.iter = self.expr(it)
+            s.body = self.block(s.body)
+            return [s]
+        body_stores = _stores(s.body)
+        # `for i, v in enumerate(x)`: i itself is the loop index when the body leaves it alone
+        k_name = None
+        if src.parts is not None and src.offset == "enumerate" and isinstance(s.target, ast.Tuple) \
+                and isinstance(s.target.elts[0], ast.Name) and s.target.elts[0].id not in body_stores \
+                and isinstance(src.parts[0].element(name("_")), ast.Name):
+            k_name = s.target.elts[0].id
+        if k_name is None:
+            k_name = self.nz.fresh("k")
+        k = name(k_name)
+        prologue = []
+        self.bind(s.target, src, k, prologue, s, skip=k_name)
+        loop = ast.For(target=name(k_name, True), iter=_call("range", src.length), body=prologue + s.body,
+                       orelse=s.orelse)
+        loop = _loc(loop, s)
+        return self.for_(loop)
+
+    def bind(self, target, src, k, out, like, skip=None):
+        if src.parts is not None:
+            if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != len(src.parts):
+                raise self.nz.err(like, f"loop target `{ast.unparse(target)}` for {len(src.parts)} values",
+                                  "unpack one name per zipped/enumerated value")
+            for t, part in zip(target.elts, src.parts):
+                self.bind(t, part, k, out, like, skip)
+            return
+        value = src.element(k)
+        if isinstance(target, ast.Name):
+            if target.id == skip and isinstance(value, ast.Name) and value.id == skip:
+                return
+            out.append(_loc(ast.Assign(targets=[name(target.id, True)], value=value), like))
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Subscript):
+            for j, t in enumerate(target.elts):
+                idx = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+                sub = ast.Subscript(value=value.value, slice=ast.Tuple(elts=list(idx) + [ast.Constant(j)],
+                                                                       ctx=ast.Load()), ctx=ast.Load())
+                self.bind(t, _Source(None, lambda _k, sub=sub: copy.deepcopy(sub)), k, out, like, skip)
+            return
+        raise self.nz.err(like, f"loop target `{ast.unparse(target)}`", "bind one name per element")
+
+    def source(self, it, like) -> _Source | None:
+        if isinstance(it, ast.Call):
+            canon = self.canon(it.func)
+            if canon == "builtins.zip":
+                if it.keywords or not it.args:
+                    raise self.nz.err(like, "zip() with keywords or no arguments", "zip(x, y, ...)")
+                parts = [self.part(a, like) for a in it.args]
+                length = parts[0].length
+                for p in parts[1:]:
+                    length = _call("min", length, p.length)
+                return _Source(length, None, parts)
+            if canon == "builtins.enumerate":
+                if it.keywords or not 1 <= len(it.args) <= 2:
+                    raise self.nz.err(like, "enumerate() with keywords", "enumerate(x) or enumerate(x, start)")
+                inner = self.part(it.args[0], like)
+                start = it.args[1] if len(it.args) == 2 else None
+                count = _Source(None, (lambda k: k) if start is None else
+                                (lambda k, st=start: _binop(k, ast.Add(), copy.deepcopy(st))))
+                return _Source(inner.length, None, [count, inner], offset="enumerate")
+            if canon in ("builtins.range", "range"):
+                return None
+            return None
+        if isinstance(it, ast.Attribute) and it.attr == "flat" and isinstance(it.value, ast.Name):
+            arr = it.value
+            return _Source(ast.Attribute(value=copy.deepcopy(arr), attr="size", ctx=ast.Load()),
+                           lambda k, arr=arr: self.flat_index(arr, k, like))
+        if isinstance(it, ast.Name) and it.id in self.tuples:
+            raise self.nz.err(like, f"loop over the tuple `{it.id}`", "loop over range(len) and index it")
+        if isinstance(it, ast.Name):
+            arr = it
+            return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))
+        return None
+
+    def part(self, a, like) -> _Source:
+        if isinstance(a, ast.Call) and self.canon(a.func) in ("builtins.range", "range"):
+            if a.keywords or not 1 <= len(a.args) <= 3:
+                raise self.nz.err(like, f"`{ast.unparse(a)}`", "range(n), range(a, b) or range(a, b, step)")
+            if len(a.args) == 1:
+                return _Source(copy.deepcopy(a.args[0]), lambda k: k)
+            lo, hi = a.args[0], a.args[1]
+            step = a.args[2] if len(a.args) == 3 else ast.Constant(1)
+            if not (isinstance(step, ast.Constant) and type(step.value) is int and step.value > 0):
+                raise self.nz.err(like, f"`{ast.unparse(a)}` in zip/enumerate with a non-constant or negative step",
+                                  "use a constant positive step")
+            span = _binop(copy.deepcopy(hi), ast.Sub(), copy.deepcopy(lo))
+            if step.value != 1:
+                span = _binop(_binop(span, ast.Add(), ast.Constant(step.value - 1)), ast.FloorDiv(), step)
+            length = _call("max", span, ast.Constant(0))
+            return _Source(length, lambda k: _binop(copy.deepcopy(lo), ast.Add(),
+                                                    k if step.value == 1 else _binop(k, ast.Mult(), step)))
+        src = self.source(a, like)
+        if src is None:
+            raise self.nz.err(like, f"iterating over `{ast.unparse(a)}`",
+                              "iterate over arrays, range(...), zip(...) or enumerate(...)")
+        return src
+
+    def flat_index(self, arr, i, like):
+        n = self.ndim(arr)
+        if n is None:
+            raise self.nz.err(like, f"`{ast.unparse(arr)}.flat` of an array whose dimension adtrans does not know",
+                              "index it with one index per dimension")
+        if n == 1:
+            return _sub(arr, i)
+        idx = []
+        for d in range(n):
+            stride = None
+            for e in range(d + 1, n):
+                stride = _shape(arr, e) if stride is None else _binop(stride, ast.Mult(), _shape(arr, e))
+            q = copy.deepcopy(i) if stride is None else _binop(copy.deepcopy(i), ast.FloorDiv(), stride)
+            if d > 0:
+                q = _binop(q, ast.Mod(), _shape(arr, d))
+            idx.append(q)
+        return _sub(arr, ast.Tuple(elts=idx, ctx=ast.Load()))
+
+    def ndindex(self, s, it):
+        if it.keywords:
+            raise self.nz.err(s, "np.ndindex with keywords", "np.ndindex(M, N) or np.ndindex(x.shape)")
+        args = it.args
+        if len(args) == 1 and isinstance(args[0], ast.Tuple):
+            dims = list(args[0].elts)
+        elif len(args) == 1 and self.is_shape(args[0]):
+            arr = self.shape_of(args[0])
+            n = self.ndim(arr)
+            if n is None:
+                raise self.nz.err(s, f"np.ndindex over the shape of `{ast.unparse(arr)}` of unknown dimension",
+                                  "pass the extents: np.ndindex(M, N)")
+            dims = [_shape(arr, d) for d in range(n)]
+        else:
+            dims = list(args)
+        for node in ast.walk(ast.Module(body=s.body, type_ignores=[])):
+            if isinstance(node, ast.Break):
+                raise self.nz.err(node, "break inside a loop over np.ndindex",
+                                  "write the nested range loops and a flag")
+        if isinstance(s.target, ast.Tuple) and all(isinstance(e, ast.Name) for e in s.target.elts):
+            if len(s.target.elts) != len(dims):
+                raise self.nz.err(s, f"{len(s.target.elts)} loop indices for a {len(dims)}-d np.ndindex")
+            stores = _stores(s.body)
+            names = []
+            body = list(s.body)
+            for e in s.target.elts:
+                if e.id in stores:
+                    n = self.nz.fresh(e.id + "_index")
+                    body.insert(0, _loc(ast.Assign(targets=[name(e.id, True)], value=name(n)), s))
+                    names.append(n)
+                else:
+                    names.append(e.id)
+        elif isinstance(s.target, ast.Name):
+            if s.target.id in _stores(s.body):
+                raise self.nz.err(s, f"assigning the np.ndindex tuple `{s.target.id}` in its loop", "use a new name")
+            names = [self.nz.fresh(f"{s.target.id}{d}") for d in range(len(dims))]
+            body = [_ReplaceName(s.target.id, ast.Tuple(elts=[name(n) for n in names], ctx=ast.Load())).visit(b)
+                    for b in s.body]
+        else:
+            raise self.nz.err(s, f"loop target `{ast.unparse(s.target)}`", "for i, j in np.ndindex(M, N)")
+        for n, d in reversed(list(zip(names, dims))):
+            body = [_loc(ast.For(target=name(n, True), iter=_call("range", copy.deepcopy(d)), body=body, orelse=[]),
+                         s)]
+        return self.block(body)
+
+
+class _ReplaceName(ast.NodeTransformer):
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def visit_Name(self, node):
+        if node.id == self.old and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(copy.deepcopy(self.new), node)
+        return node
+
+
+class _Exprs(ast.NodeTransformer):
+    """Expression rewrites inside one statement: ``.flat[i]``, shape aliases, tuple locals."""
+
+    def __init__(self, forms: FormLowering):
+        self.f = forms
+
+    def visit_Subscript(self, node):
+        v = node.value
+        if not (isinstance(v, ast.Name) and v.id in self.f.tuples and isinstance(node.ctx, ast.Load)):
+            self.generic_visit(node)
+            v = node.value
+        if isinstance(v, ast.Attribute) and v.attr == "flat" and isinstance(v.value, ast.Name):
+            new = self.f.flat_index(v.value, self.visit(node.slice), node)
+            new.ctx = node.ctx
+            return ast.copy_location(new, node)
+        if isinstance(v, ast.Name) and v.id in self.f.tuples and isinstance(node.ctx, ast.Load):
+            names = self.f.tuples[v.id]
+            k = node.slice
+            if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and isinstance(k.operand, ast.Constant):
+                k = ast.Constant(-k.operand.value)
+            if not (isinstance(k, ast.Constant) and type(k.value) is int and -len(names) <= k.value < len(names)):
+                raise self.f.nz.err(node, f"indexing the tuple `{v.id}` with `{ast.unparse(node.slice)}`",
+                                    "index tuples with constant integers")
+            return ast.copy_location(name(names[k.value]), node)
+        return node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Name) and node.args[0].id in self.f.tuples:
+            return ast.copy_location(ast.Constant(len(self.f.tuples[node.args[0].id])), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.f.renamed:
+            return ast.copy_location(name(self.f.renamed[node.id], isinstance(node.ctx, ast.Store)), node)
+        if isinstance(node.ctx, ast.Load):
+            if node.id in self.f.shape_alias:
+                arr = self.f.shape_alias[node.id]
+                return ast.copy_location(ast.Attribute(value=copy.deepcopy(arr), attr="shape", ctx=ast.Load()), node)
+            if node.id in self.f.tuples:
+                return ast.copy_location(ast.Tuple(elts=[name(n) for n in self.f.tuples[node.id]], ctx=ast.Load()),
+                                         node)
+        return node

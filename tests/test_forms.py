@@ -1,0 +1,115 @@
+"""Python forms in kernels (zip, enumerate, .flat, ndindex, shapes, tuples, defaults, raise, print,
+closures, casts): each gradient against central finite differences in float64."""
+import numpy as np
+import pytest
+
+import adtrans
+import kernels_forms as F
+from fdcheck import check
+
+RNG = np.random.default_rng(11)
+
+
+def v(*shape):
+    return RNG.uniform(0.3, 1.2, shape)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (F.zip_dot, lambda: [v(5), v(5)]),
+    (F.zip_range, lambda: [v(5), v(6)]),
+    (F.enumerate_weights, lambda: [v(4)]),
+    (F.enumerate_start, lambda: [v(4)]),
+    (F.iterate_values, lambda: [v(5)]),
+    (F.flat_iter, lambda: [v(3, 4)]),
+    (F.flat_index, lambda: [v(3, 4), np.zeros((3, 4))]),
+    (F.ndindex_tuple, lambda: [v(3, 2)]),
+    (F.ndindex_name, lambda: [v(2, 3)]),
+    (F.shape_unpack_and_alloc, lambda: [v(4, 3)]),
+    (F.tuple_locals, lambda: [v(2)]),
+    (F.rotation, lambda: [v(1), v(2)]),
+    (F.kernel_with_defaults, lambda: [v(4)]),
+    (F.module_constants, lambda: [v(4)]),
+    (F.casts, lambda: [v(3)]),
+    (F.rebind_argument, lambda: [v(4)]),
+    (F.factory_kernel, lambda: [v(3)]),
+    (F.newton_or_raise, lambda: [np.array([2.0]), np.array([1.0])]),
+    (F.while_true_then_raise, lambda: [np.array([2.0, 3.0]), np.array([1.0])]),
+    (F.any_all, lambda: [v(3), np.array([True, False, True])]),
+], ids=lambda f: getattr(f, "__name__", ""))
+def test_form_matches_finite_differences(fn, args):
+    check(fn, args())
+
+
+def test_lgamma_of_constant_arguments_needs_no_rule():
+    check(F.lgamma_constant, [v(4), 3.0], activity=("dup", "const"))
+    with pytest.raises(adtrans.UnsupportedError, match="lgamma"):
+        adtrans.grad(F.lgamma_constant, argnums=1)(v(4), 3.0)
+
+
+def test_print_runs_in_the_forward_sweep_only(capfd):
+    x = v(3)
+    check(F.prints, [x])
+    capfd.readouterr()
+    g = adtrans.grad(F.prints)(x)
+    np.testing.assert_allclose(g, 2 * x, rtol=1e-14)
+    printed = capfd.readouterr().out
+    assert printed.count("sum of squares") == 1, printed
+
+
+def test_zip_stops_at_the_shortest():
+    x, y = v(5), v(3)
+    np.testing.assert_allclose(adtrans.grad(F.zip_dot)(x, y), np.r_[y, 0.0, 0.0], rtol=1e-14)
+
+
+def test_user_exception_reaches_the_adjoint():
+    a, x0 = np.array([-2.0]), np.array([0.7])
+    with pytest.raises(F.ConvergenceError, match="did not converge"):
+        F.newton_or_raise(a, x0)                # the primal raises too
+    with pytest.raises(F.ConvergenceError, match="did not converge"):
+        adtrans.grad(F.newton_or_raise)(a, x0)
+    with pytest.raises(ValueError, match="no convergence"):
+        F.while_true_then_raise(np.array([-2.0, 1.0]), x0)
+    with pytest.raises(ValueError, match="no convergence"):
+        adtrans.grad(F.while_true_then_raise)(np.array([-2.0, 1.0]), x0)
+
+
+def test_grad_of_kernel_with_defaults_and_keywords():
+    x = v(4)
+    np.testing.assert_allclose(adtrans.grad(F.with_default_exponent)(x), 2 * x, rtol=1e-14)
+    np.testing.assert_allclose(adtrans.grad(F.with_default_exponent)(x, p=3.0), 3 * x ** 2, rtol=1e-14)
+    gx, gp = adtrans.grad(F.with_default_exponent, argnums=(0, 1))(x, 3.0)
+    np.testing.assert_allclose(gp, np.sum(x ** 3 * np.log(x)), rtol=1e-12)
+    dx = np.zeros_like(x)
+    adtrans.autodiff(F.with_default_exponent, adtrans.Duplicated(x, dx))
+    np.testing.assert_allclose(dx, 2 * x, rtol=1e-14)
+    with pytest.raises(adtrans.ActivityError, match="q"):
+        adtrans.grad(F.with_default_exponent)(x, q=1.0)
+
+
+def test_aliased_duplicated_arrays_are_refused():
+    a = v(5)
+    with pytest.raises(adtrans.ActivityError, match="a and out"):
+        adtrans.autodiff(F.shift, adtrans.Duplicated(a, np.ones(5)), adtrans.Duplicated(a, np.ones(5)))
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adtrans.autodiff(F.shift, adtrans.Duplicated(a[1:], np.ones(4)), adtrans.Duplicated(a[:4], np.ones(4)))
+    with pytest.raises(adtrans.ActivityError, match="shadow"):
+        da = np.ones(5)
+        adtrans.autodiff(F.shift, adtrans.Duplicated(a, da), adtrans.Duplicated(np.zeros(5), da))
+    # distinct arrays (also disjoint halves of one buffer) are fine and match finite differences
+    buf = v(10)
+    check(F.shift, [buf[:5].copy(), buf[5:].copy()])
+    adtrans.autodiff(F.shift, adtrans.Duplicated(buf[:5], np.ones(5)), adtrans.Duplicated(buf[5:], np.ones(5)))
+
+
+@pytest.mark.xfail(raises=adtrans.UnsupportedError, strict=True,
+                   reason="`for row in A` lowers to row views A[k], which the arrays branch supports; "
+                          "remove this marker when both are merged")
+def test_rows_of_a_matrix_by_iteration():
+    check(F.rows_of_matrix, [v(3, 4), v(3)])
+
+
+def test_recursion_is_refused_with_a_line():
+    import kernels_unsupported as U
+    with pytest.raises(adtrans.UnsupportedError, match="recursive") as info:
+        adtrans.source(U.recursive, ("dup", "const"), np.ones(3), 2)
+    assert info.value.lineno > 0
