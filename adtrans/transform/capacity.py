@@ -16,7 +16,9 @@ than in it:
 
 Push and pop statements carry the attribute ``adtrans_tape = (kind, tape, top)``, set by
 the lowering: ``kind`` is ``"push"`` (the store), ``"bump"`` (``top += 1``), ``"pop"``
-(``top -= 1``) or ``"load"`` (``v = tape[top]``).
+(``top -= 1``, or ``top = tape_pop_array(...)``), ``"load"`` (``v = tape[top]``) or
+``"push_array"`` (``tape, top = tape_push_array(tape, top, a)``, 4th item ``a``: counted as
+``a.size`` where ``a`` is not rebound in the loop; the call still grows the tape itself).
 """
 from __future__ import annotations
 
@@ -33,8 +35,8 @@ def _pushed_tapes(stmts) -> list:
     out = []
     for s, _ in iter_stmts(stmts):
         t = _tape_of(s)
-        if t is not None and t[0] == "push" and t[1:] not in out:
-            out.append(t[1:])
+        if t is not None and t[0] in ("push", "push_array") and t[1:3] not in out:
+            out.append(t[1:3])
     return out
 
 
@@ -87,11 +89,15 @@ def count_pushes(stmts, tape, variant: set):
     parts = []
     for s in stmts:
         t = _tape_of(s)
-        if t is not None and t[1:] == tape:
+        if t is not None and t[1:3] == tape:
             if t[0] == "pop":
                 return None
             if t[0] == "push":
                 parts.append("1")
+            if t[0] == "push_array":
+                if t[3] in variant:
+                    return None
+                parts.append(f"{t[3]}.size")
             continue
         if isinstance(s, ast.For):
             inner = count_pushes(s.body, tape, variant | _assigned(s.body) | _stores(s.target))
