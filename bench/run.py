@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 import adtrans  # noqa: E402
+import gradbench as GB  # noqa: E402
 import kernels as K  # noqa: E402
 
 
@@ -43,9 +44,68 @@ def case(name, primal, gradient, threads=None, repeats=7, note=""):
     return (name, threads or 1, tp, tg, tg / tp, note)
 
 
-def rows(repeats, quick):
+def gradbench_rows(repeats, quick):
+    """The six GradBench kernels (bench/gradbench.py) at the sizes of issue 14 (``quick``:
+    smaller).  Gradients: lse, llsq, gmm, kmeans of the returned float; ode of yf[n - 1]
+    w.r.t. x; ba of sum(reproj_err) + sum(w_err) w.r.t. cams, X, w (one vector-Jacobian
+    product, not GradBench's full sparse Jacobian)."""
     rng = np.random.default_rng(0)
     out = []
+    q = 10 if quick else 1
+
+    def row(name, fn, act, args, seeds, note):
+        adj = adtrans.adjoint(fn, act)
+        shadows = [np.zeros_like(a) if k == "dup" else None for a, k in zip(args, act)]
+        flat = []
+        for a, k, sh in zip(args, act, shadows):
+            flat.append(a)
+            if k == "dup":
+                flat.append(sh)
+
+        def gradient():
+            for a, k, sh in zip(args, act, shadows):
+                if k == "dup":
+                    sh[...] = seeds.get(id(a), 0.0)
+            adj(*flat, 1.0)
+        out.append(case(name, lambda: fn(*args), gradient, repeats=repeats, note=note))
+
+    n = 1_280_000 // q
+    x, = GB.lse_input(n, rng)
+    row(f"gradbench lse n={n}", GB.lse, ("dup",), (x,), {}, "Enzyme 2.2x, target 2x")
+    x, nl = GB.llsq_input(16392 // q, 128, rng)
+    row(f"gradbench llsq n={nl} m=128", GB.llsq, ("dup", "const"), (x, nl), {}, "Enzyme 1.4x, target 2x")
+    x, s, yf = GB.ode_input(100_000 // q, 100, rng)
+    last = np.zeros_like(yf)
+    last[-1] = 1.0
+    adj_ode = adtrans.adjoint(GB.ode, ("dup", "const", "dup"))
+    dx, dyf = np.zeros_like(x), np.zeros_like(yf)
+
+    def ode_grad():
+        dx[:] = 0.0
+        dyf[:] = last
+        adj_ode(x, dx, s, yf, dyf)
+    out.append(case(f"gradbench ode n={x.shape[0]} s={s}", lambda: GB.ode(x, s, yf), ode_grad, repeats=repeats,
+                    note="d yf[n-1] / d x; Enzyme 2.0x"))
+    d, k, ng = (64, 100, 20) if not quick else (16, 10, 20)
+    args = GB.gmm_input(d, k, ng, rng)
+    row(f"gradbench gmm d={d} k={k} n={ng}", GB.gmm, ("dup",) * 4 + ("const",) * 3, args, {},
+        "Enzyme 9.1x (issue size n=1000)")
+    args = GB.ba_input(356, 226_730 // q, 1_255_268 // q, rng)
+    seeds = {id(args[5]): 1.0, id(args[6]): 1.0}
+    row(f"gradbench ba p={args[3].shape[0]}", GB.ba, ("dup", "dup", "dup", "const", "const", "dup", "dup"), args,
+        seeds, "one VJP (seed ones); Enzyme 9.7x for the Jacobian")
+    pts, cen = GB.kmeans_input(10_000 // q, 100, 8, rng)
+    row(f"gradbench kmeans n={pts.shape[0]} k=100 d=8", GB.kmeans, ("const", "dup"), (pts, cen), {},
+        "gradient of the cost only (the Newton step needs second order)")
+    return out
+
+
+def rows(repeats, quick, only=None):
+    rng = np.random.default_rng(0)
+    out = []
+    if only == "gradbench":
+        return gradbench_rows(repeats, quick)
+    out.extend(gradbench_rows(repeats, quick))
     n, steps = (2000, 200) if not quick else (500, 50)
     u0 = rng.uniform(0, 1, n)
     out.append(case(f"heat time loop n={n} steps={steps}", lambda: K.heat_time_loop(u0.copy(), 0.2, steps),
@@ -145,10 +205,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
+    ap.add_argument("--only", choices=["gradbench"], help="only these rows")
     args = ap.parse_args(argv)
     print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
           f"threading layer default, medians of {args.repeats}")
-    table = rows(args.repeats, args.quick)
+    table = rows(args.repeats, args.quick, args.only)
     w = max(len(r[0]) for r in table)
     print(f"{'kernel':<{w}}  threads  primal [ms]  gradient [ms]  ratio  strategy")
     for name, th, tp, tg, ratio, note in table:

@@ -79,3 +79,10 @@ def check(fn, args, rtol=1e-6, atol=1e-8, h=1e-6, samples=12, seed=1.25, rng=0, 
             assert err <= atol + 1e-5 * max(abs(fd), 1.0), f"arg {k}: adtrans {g!r} vs finite differences {fd!r}"
             worst = max(worst, err / max(abs(fd), 1e-12))
     return worst
+
+
+def tape_pushes(src: str) -> int:
+    """Number of scalar tape pushes in generated CPU source (inline stores ``tape[top] = v``)
+    plus any calls of the former ``tape_push`` helper."""
+    import re
+    return len(re.findall(r"^\s*tape\w*\[top\w*\] = ", src, re.M)) + src.count("tape_push(")

@@ -8,7 +8,7 @@ from numba.core import types as nbtypes
 from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target
 
-IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_pop_array, tape_push, "
+IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_pop_array, "
                           "tape_push_array, thread_id\n")
 
 

@@ -18,6 +18,15 @@ def _grow(tape, need):
 
 
 @njit(cache=True)
+def tape_grow(tape, need):
+    """A copy of ``tape`` with room for at least ``need`` entries (capacity at least doubled).
+    Generated code calls it before a loop (room for all its pushes) or, where the count is
+    not known beforehand, when a push finds the tape full; the pushes themselves are inline
+    stores ``tape[top] = v``."""
+    return _grow(tape, need)
+
+
+@njit(cache=True)
 def tape_push(tape, top, value):
     """Push ``value``; returns ``(tape, top)`` (the tape may have been reallocated)."""
     if top >= tape.shape[0]:

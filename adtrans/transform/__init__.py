@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .builder import AdjointBuilder
 from ..ir.markers import SCOPE_START, marker
-from .restores import drop_dead_restores
+from .restores import drop_dead_restores, drop_idle_pairs
 from .scope import Scope
 
 
@@ -70,7 +70,7 @@ def build_adjoint(norm, types, act, param_activity, error, name, primal=None) ->
     active_scalars = [p for p in norm.params if param_activity.get(p) == "active"]
     for p in active_scalars:
         fscope.owned.add(p)
-    body = drop_dead_restores([marker(SCOPE_START, fscope.id)] + code)
+    body = drop_idle_pairs(drop_dead_restores([marker(SCOPE_START, fscope.id)] + code))
     return MarkedAdjoint(name=name, body=body, builder=b, param_activity=param_activity,
                          active_scalars=active_scalars, result_seeds={r: seeds[r] for r in active_results},
                          seed_params=[seeds[r] for r in norm.results], primal=primal)

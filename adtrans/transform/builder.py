@@ -297,8 +297,10 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             # an outer accumulator updated in a fused iteration keeps its new value
             keeps = scope.fused and x in scope.live_in
             if not first and not keeps:
-                push, restore = save_restore(x, scope.tape_scope.id)
-                fwd.append(push)
+                restore = self.integer_inverse(s, x)
+                if restore is None:
+                    push, restore = save_restore(x, scope.tape_scope.id)
+                    fwd.append(push)
         fwd.append(primal)
         if isinstance(s, ast.Assign) and x is not None:
             v = s.value
@@ -320,6 +322,25 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         self.touch(rev, scope)
         self.touch(fwd, scope)
         return fwd, rev
+
+    def is_integer(self, x) -> bool:
+        ty = self.types.get(x)
+        return ty is not None and not is_array(ty) and scalar_dtype_name(ty).startswith(("int", "uint"))
+
+    def integer_inverse(self, s, x):
+        """``x -= c`` for an integer update ``x += c`` (``c`` an integer constant or name), and
+        the converse: the reverse sweep undoes the step instead of restoring ``x`` from the
+        tape (exact in integers; ``c`` holds its forward value there, like every name the
+        reverse of ``s`` reads).  None for other statements."""
+        if not (isinstance(s, ast.AugAssign) and isinstance(s.op, (ast.Add, ast.Sub)) and self.is_integer(x)):
+            return None
+        c = s.value
+        ok = (isinstance(c, ast.Constant) and type(c.value) is int) or \
+            (isinstance(c, ast.Name) and c.id != x and self.is_integer(c.id))
+        if not ok:
+            return None
+        op = ast.Sub() if isinstance(s.op, ast.Add) else ast.Add()
+        return ast.AugAssign(target=name(x, True), op=op, value=copy.deepcopy(c))
 
     def kill_adjoint(self, s, x, scope, depth) -> list:
         """``d_x = 0`` after the reverse of an assignment to scalar ``x``: the value before it

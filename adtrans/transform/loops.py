@@ -131,9 +131,13 @@ class LoopStrategies:
                 ts = scope.tape_scope
                 self.tape_dtypes[ts.id].add(dt)
                 tape, top = self.tape_vars(ts, dt)
-                fwd.append(ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0])
+                push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
+                push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
+                fwd.append(push)
                 rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
-                rev.append(ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0])
+                pop = ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0]
+                pop.adtrans_tape = ("pop", tape, top)
+                rev.append(pop)
         live_in = self.live_in_of(L)
         if last_only or carried is not None:
             # scalars that outlive an iteration (carried to the next, or read after the loop):

@@ -14,6 +14,7 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import rewrite_stmts
 from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
 from ..rules.parallel import PrangeRewriter
+from .capacity import CapacityPlanner
 
 
 def conditional_names(body) -> set:
@@ -86,7 +87,8 @@ class MarkerLowering:
 
 
 class CpuLowering(MarkerLowering):
-    """Markers -> the CPU runtime's growable tapes (``tape_push``); prange loops -> their rewrite."""
+    """Markers -> inline stores and loads on typed tapes (room reserved before loops, see
+    :mod:`.capacity`); prange loops -> their rewrite."""
 
     def __init__(self, builder, seeds: dict):
         super().__init__(builder, seeds)
@@ -96,7 +98,7 @@ class CpuLowering(MarkerLowering):
     def run(self, body):
         """The lowered statements of the marked ``body``."""
         body = rewrite_stmts(body, self.resolve)
-        return self.scope_starts(body)
+        return CapacityPlanner().run(self.scope_starts(body))
 
     def resolve(self, s):
         """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
@@ -113,8 +115,14 @@ class CpuLowering(MarkerLowering):
             return []
         kind, x, tape, top, _ = slot
         if kind == PUSH:
-            return [ast.parse(f"{tape}, {top} = tape_push({tape}, {top}, {x})").body[0]]
-        return [ast.parse(f"{top} -= 1").body[0], ast.parse(f"{x} = {tape}[{top}]").body[0]]
+            code = [ast.parse(f"{tape}[{top}] = {x}").body[0], ast.parse(f"{top} += 1").body[0]]
+            kinds = ("push", "bump")
+        else:
+            code = [ast.parse(f"{top} -= 1").body[0], ast.parse(f"{x} = {tape}[{top}]").body[0]]
+            kinds = ("pop", "load")
+        for st, k in zip(code, kinds):
+            st.adtrans_tape = (k, tape, top)
+        return code
 
     def tape_start(self, scope, dt):
         size = 1024 if scope.parent is None else 64

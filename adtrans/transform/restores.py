@@ -110,3 +110,48 @@ def drop_dead_restores(body: list) -> list:
         live |= an.live_pairs
     dead = pairs - live
     return _strip(body, dead) if dead else body
+
+
+def _dead_store(s, x) -> bool:
+    """``x = ...`` or ``x += ...`` (whose value does not read ``x``) at the top of a block."""
+    if isinstance(s, ast.Assign):
+        return len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == x
+    return isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id == x
+
+
+def _uses(s, x) -> bool:
+    """Whether statement ``s`` (nested statements included) may read ``x``, restore it or
+    assign it other than by a plain ``x = ...`` at its top."""
+    plain = _dead_store(s, x)
+    for n in ast.walk(s.value if plain else s):
+        if isinstance(n, ast.Name) and n.id == x:
+            return True
+        if isinstance(n, ast.stmt) and (is_marker(n, POP) or is_marker(n, PUSH)) and n.value.args[0].value == x:
+            return True
+    return False
+
+
+def drop_idle_pairs(body: list) -> list:
+    """``body`` without the push/pop pairs whose saved value would come back unchanged: a push
+    of ``x`` followed in the same block by its own pop, where nothing in between reads ``x``
+    (assignments ``x = ...``, ``x += ...`` there are dead, overwritten by the pop, and go too).  The tape is
+    a stack, so the statements between push and pop as many values as they pop, and removing
+    the pair keeps it balanced.  (These pairs appear where a reverse sweep reruns an
+    iteration's statements: the value still holds what the pop would restore.)"""
+    out = []
+    for s in body:
+        if isinstance(s, (ast.If, ast.For, ast.While)):
+            s.body = drop_idle_pairs(s.body) or [ast.Pass()]
+            s.orelse = drop_idle_pairs(s.orelse)
+        out.append(s)
+    pos, drop = {}, set()
+    for k, s in enumerate(out):
+        if is_marker(s, PUSH):
+            pos[s.value.args[2].value] = k
+        elif is_marker(s, POP) and s.value.args[2].value in pos:
+            i = pos[s.value.args[2].value]
+            x = s.value.args[0].value
+            between = [j for j in range(i + 1, k) if j not in drop]
+            if not any(_uses(out[j], x) for j in between):
+                drop |= {i, k} | {j for j in between if _dead_store(out[j], x)}
+    return [s for k, s in enumerate(out) if k not in drop]

@@ -1,0 +1,54 @@
+"""The six GradBench kernels of bench/gradbench.py (small sizes) against central finite
+differences, and the tape code they get (inline pushes, reserved before loops)."""
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import adtrans
+from fdcheck import check, tape_pushes
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import gradbench as GB  # noqa: E402
+
+
+def rng():
+    return np.random.default_rng(3)
+
+
+@pytest.mark.parametrize("fn, args, activity", [
+    (GB.lse, lambda: GB.lse_input(50, rng()), None),
+    (GB.llsq, lambda: GB.llsq_input(40, 6, rng()), None),
+    (GB.ode, lambda: GB.ode_input(7, 4, rng()), None),
+    (GB.gmm, lambda: GB.gmm_input(3, 4, 5, rng()), ("dup",) * 4 + ("const", "active", "const")),
+    (GB.ba, lambda: GB.ba_input(3, 5, 12, rng()), ("dup", "dup", "dup", "const", "dup", "dup", "dup")),
+    (GB.kmeans, lambda: GB.kmeans_input(20, 3, 2, rng()), ("const", "dup")),
+], ids=["lse", "llsq", "ode", "gmm", "ba", "kmeans"])
+def test_gradbench_kernel_matches_finite_differences(fn, args, activity):
+    check(fn, list(args()), activity=activity)
+
+
+def test_ba_zero_rotation_branch_matches_finite_differences():
+    cams, X, w, obs, feats, err, werr = GB.ba_input(2, 4, 6, rng())
+    cams[0, 0:3] = 0.0          # sqtheta == 0: the small-angle branch
+    obs[:, 0] = 0
+    check(GB.ba, [cams, X, w, obs, feats, err, werr], activity=("const", "dup", "dup", "const", "dup", "dup", "dup"))
+
+
+def test_pushes_are_inline_stores_with_room_reserved_before_the_loop():
+    src = adtrans.source(GB.llsq, ("dup", "const"), *GB.llsq_input(40, 6, rng()))
+    assert "tape_push(" not in src
+    # the forward loop over j pushes `mul` once per iteration, after one reserve for m entries
+    assert tape_pushes(src) == 1
+    assert re.search(r"if top_float64 \+ max\(m, 0\) > tape_float64.shape\[0\]:", src)
+    # the rerun of an iteration in the reverse sweep does not push and pop `mul` again
+    assert src.count("mul = tape_float64[top_float64]") == 1
+
+
+def test_integer_counter_is_stepped_back_not_taped():
+    src = adtrans.source(GB.gmm, ("dup",) * 4 + ("const",) * 3, *GB.gmm_input(3, 4, 5, rng()))
+    assert "li -= 1" in src
+    # li is pushed once per component (before its reset `li = 0`), not once per step
+    assert src.count("tape_int64[top_int64] = li\n") == 1
