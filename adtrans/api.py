@@ -36,7 +36,7 @@ def adjoint(fn, activity):
     return AdjointFunction(fn, activity)
 
 
-def autodiff(fn, *args, seed=1.0):
+def autodiff(fn, *args, seed=1.0, checkpoints=None):
     """Run the forward and reverse sweeps of ``fn`` on ``args``.
 
     ``args``: the primal arguments, each optionally wrapped in :class:`Const`,
@@ -45,9 +45,15 @@ def autodiff(fn, *args, seed=1.0):
     nothing).  Arrays are updated in place as the primal updates them; shadows
     are updated as described in :class:`Duplicated`.  Returns a tuple with the
     adjoint of each ``Active`` argument, in order.
+
+    ``checkpoints`` (drivers only): None stores what every step of the driver's
+    time loops overwrites; an int ``N`` runs its outer ``for`` loops under a
+    binomial schedule with ``N`` snapshots (recomputing steps; same gradient).
     """
     if target_of(fn).kind == "driver":
-        return autodiff_driver(fn, args, seed)
+        return autodiff_driver(fn, args, seed, checkpoints)
+    if checkpoints is not None:
+        raise TypeError("checkpoints= applies to plain-Python drivers (their time loops), not to kernels")
     activity, flat = unwrap(args)
     adj = AdjointFunction(fn, activity)
     seeds = list(seed) if isinstance(seed, (tuple, list)) else [seed]

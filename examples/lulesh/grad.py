@@ -250,7 +250,7 @@ def origin_energy_after(
     :func:`.lulesh.lagrange_leapfrog_arrays` (``dtc`` (2,) holds the
     (dtcourant, dthydro) of the previous step on entry and of the last step on
     return); then the Domain's time-step fields.  Runs while ``time <
-    stoptime`` and ``cycle < max_cycles``, exactly like
+    stoptime`` and ``cycle < max_cycles`` (a ``for`` loop with a ``break``), exactly like
     :func:`.lulesh.run_cycles` (bit-identical results).  ``dts``: an empty
     array to choose the time steps as LULESH does, or the time steps to use
     (one per cycle run here: a frozen schedule).
@@ -258,7 +258,9 @@ def origin_energy_after(
     dtcourant = dtc[0]
     dthydro = dtc[1]
     step = 0
-    while time < stoptime and cycle < max_cycles:
+    for _ in range(max_cycles - cycle):     # a for loop: checkpointable (adtrans.driver.checkpoint)
+        if time >= stoptime:
+            break
         # ---- TimeIncrement
         targetdt = stoptime - time
         if dts.shape[0] > 0:
