@@ -19,10 +19,12 @@ With MPI every rank calls ``autodiff`` with the same activities; each rank's
 returned float is its part of a global sum, and each rank gets the adjoint of
 its own data.
 
-Pipeline (this package): :mod:`.normalise` (hoisting, three-address calls) ->
+Pipeline (this package): :mod:`.jumps` (early returns, break/continue to flags;
+plain-Python helpers inlined) -> :mod:`.normalise` (hoisting, three-address calls) ->
 :mod:`.activity` -> :mod:`.sweeps` (forward sweep with a tape, reverse sweep;
 expression rules in :mod:`.exprs`, kernel effects in :mod:`.effects`, MPI
-rules in :mod:`adtrans.mpi.rules`) -> a plain Python function whose globals are
+rules in :mod:`adtrans.mpi.rules`; outer ``for`` loops under a binomial schedule with
+``checkpoints=N``, :mod:`.checkpoint`) -> a plain Python function whose globals are
 the driver's module globals.  The generated file is kept in
 ``$ADTRANS_CACHE_DIR`` (tracebacks show its lines).
 
