@@ -13,7 +13,7 @@ export NUMBA_CACHE_DIR ADTRANS_CACHE_DIR
 test-all: $(STAMP)
 	$(PY) -m pytest -q tests -p no:cacheprovider -m ""
 
-.PHONY: venv test demo bench gpu-check mpi-demo clean
+.PHONY: venv test demo bench gpu-check mpi-demo checkpoint-bench clean
 
 venv: $(STAMP)
 
@@ -35,6 +35,9 @@ bench: $(STAMP)
 gpu-check: $(STAMP)
 	$(PY) -m pip install -q -e '.[cuda]' || echo "no NVRTC extra: the PTX step will be skipped"
 	$(PY) scripts/gpu_check.py
+
+checkpoint-bench: $(STAMP)
+	$(PY) examples/lulesh/checkpoint_bench.py -s 10 -k 100 -n 5 10 20
 
 mpi-demo: $(STAMP)
 	$(PY) examples/mpi_heat/run.py --ranks 3
