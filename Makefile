@@ -13,7 +13,7 @@ export NUMBA_CACHE_DIR ADTRANS_CACHE_DIR
 test-all: $(STAMP)
 	$(PY) -m pytest -q tests -p no:cacheprovider -m ""
 
-.PHONY: venv test demo bench gpu-check mpi-demo clean
+.PHONY: venv test demo bench gpu-check mpi-demo mpi-scaling checkpoint-bench clean
 
 venv: $(STAMP)
 
@@ -36,8 +36,16 @@ gpu-check: $(STAMP)
 	$(PY) -m pip install -q -e '.[cuda]' || echo "no NVRTC extra: the PTX step will be skipped"
 	$(PY) scripts/gpu_check.py
 
+checkpoint-bench: $(STAMP)
+	$(PY) examples/lulesh/checkpoint_bench.py -s 10 -k 100 -n 5 10 20
+
 mpi-demo: $(STAMP)
 	$(PY) examples/mpi_heat/run.py --ranks 3
+	$(VENV)/bin/mpiexec -n 8 $(PY) examples/lulesh/mpi_check.py grad -s 2 -i 3
+
+# gradient time / primal time of LULESH under MPI at 1, 8, 27 ranks (SIZE, CYCLES, RANKS, MPIEXEC)
+mpi-scaling: $(STAMP)
+	MPIEXEC=$${MPIEXEC:-$(VENV)/bin/mpiexec} PYTHON=$(PY) sh examples/lulesh/scaling.sh
 
 clean:
 	rm -rf .cache build *.egg-info

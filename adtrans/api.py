@@ -37,7 +37,7 @@ def adjoint(fn, activity):
     return AdjointFunction(fn, activity)
 
 
-def autodiff(fn, *args, seed=1.0, **kwargs):
+def autodiff(fn, *args, seed=1.0, checkpoints=None, **kwargs):
     """Run the forward and reverse sweeps of ``fn`` on ``args``.
 
     ``args``: the primal arguments, each optionally wrapped in :class:`Const`,
@@ -49,11 +49,17 @@ def autodiff(fn, *args, seed=1.0, **kwargs):
     and defaulted ones omitted (their defaults are ``Const``).  Raises
     :class:`~adtrans.errors.ActivityError` when a ``Duplicated`` array shares memory with
     another array argument (both parameters named).
+
+    ``checkpoints`` (drivers only): None stores what every step of the driver's
+    time loops overwrites; an int ``N`` runs its outer ``for`` loops under a
+    binomial schedule with ``N`` snapshots (recomputing steps; same gradient).
     """
     args = bind_arguments(fn, args, kwargs)
     check_aliasing(param_names(fn), args)
     if target_of(fn).kind == "driver":
-        return autodiff_driver(fn, args, seed)
+        return autodiff_driver(fn, args, seed, checkpoints)
+    if checkpoints is not None:
+        raise TypeError("checkpoints= applies to plain-Python drivers (their time loops), not to kernels")
     activity, flat = unwrap(args)
     adj = AdjointFunction(fn, activity)
     seeds = list(seed) if isinstance(seed, (tuple, list)) else [seed]

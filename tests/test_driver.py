@@ -196,7 +196,165 @@ def aliased(u, c):
     return sumsq(u)
 
 
+def recursive_helper(x):
+    return recursive_helper(x) + sumsq(x)
+
+
+def _make_closure(k):
+    def scaled(x):
+        return k * sumsq(x)
+    return scaled
+
+
+closure_helper = _make_closure(2.0)
+
+
+def calls_closure(x):
+    return closure_helper(x)
+
+
+# ----------------------------------------------------------------------------- drivers as users write them
+
+def early_return_kernels(x):
+    if x[0] > 0.6:
+        return sumsq(x)
+    return cubesum(x)
+
+
+def if_else_returns(x, a):
+    s = sumsq(x)
+    if s > 1.5:
+        y = x * a
+        return np.sum(y * y) + s
+    else:
+        return a * cubesum(x) - s
+
+
+def return_in_loop(x, a):
+    t = 0.0
+    for k in range(10):
+        t += a * sumsq(x) * (k + 1)
+        if t > 2.0:
+            return t * x[1]
+    return t
+
+
+def break_in_for(u, w, c, steps):
+    n = u.shape[0]
+    unew = np.copy(u)
+    for s in range(steps):
+        if sumsq(u) < 1.0:
+            break
+        diffuse(u, unew, c)
+        u, unew = unew, u
+    return energy(u[1:n - 1], w[1:n - 1])
+
+
+def cfl_while(u, c, t_end):
+    """LULESH's own main loop shape: ``while t < t_end`` with a data-dependent dt and a break."""
+    n = u.shape[0]
+    unew = np.copy(u)
+    t = 0.0
+    cycle = 0
+    while t < t_end:
+        dt = 0.05 / (1.0 + sumsq(u))
+        if t + dt > t_end:
+            dt = t_end - t
+        diffuse(u, unew, dt * c)
+        u, unew = unew, u
+        t += dt
+        cycle += 1
+        if cycle >= 50:
+            break
+    return sumsq(u) + t
+
+
+def continue_in_loop(x, a):
+    total = 0.0
+    for k in range(6):
+        if k % 2 == 1:
+            continue
+        total += a * sumsq(x) + k
+    return total
+
+
+def half_energy(u, w, scale=0.5):
+    """A plain-Python helper with a default argument, a kernel call and an early return."""
+    if scale <= 0.0:
+        return 0.0
+    e = energy(u, w)
+    return scale * e
+
+
+def stepper(u, unew, c, steps):
+    """A helper that steps in place and returns the array holding the last state."""
+    for s in range(steps):
+        diffuse(u, unew, c=c)
+        u, unew = unew, u
+    return u
+
+
+def uses_helpers(u, w, c, steps):
+    n = u.shape[0]
+    work = np.copy(u)
+    last = stepper(u, work, c, steps)
+    e = half_energy(last[1:n - 1], w=w[1:n - 1]) + 2.0 * half_energy(last, w, scale=c)
+    return e + np.sum(last)
+
+
+def kernel_keywords(x, out, a):
+    t = scale_sin(out=out, a=a, x=x)
+    return t + sumsq(x=out)
+
+
 # ----------------------------------------------------------------------------- tests
+
+@pytest.mark.parametrize("fn,args", [
+    (early_return_kernels, lambda: [vec(4)]),
+    (early_return_kernels, lambda: [vec(4, 0.1, 0.5)]),
+    (if_else_returns, lambda: [vec(4), 0.8]),
+    (if_else_returns, lambda: [vec(4, 0.1, 0.3), 0.8]),
+    (return_in_loop, lambda: [vec(3), 0.3]),
+    (return_in_loop, lambda: [vec(3), 0.01]),
+    (break_in_for, lambda: [vec(8), vec(8), 0.2, 8]),
+    (cfl_while, lambda: [vec(8), 0.9, 0.4]),
+    (continue_in_loop, lambda: [vec(3), 0.7]),
+    (uses_helpers, lambda: [vec(8), vec(8), 0.2, 3]),
+    (kernel_keywords, lambda: [vec(4), vec(4), 0.6]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_drivers_as_users_write_them(fn, args):
+    check(fn, args())
+
+
+def test_early_exits_take_the_branch_and_count_of_the_run():
+    """The break and early return really happen on the data of the FD checks above."""
+    src = driver_source(break_in_for, ("dup", "dup", "active", "const"))
+    assert "broke = True" in src and "for s in _seq" in src      # the for loop stays a for loop
+    x = RNG.uniform(0.3, 1.2, 3)
+    t, k = 0.0, 0
+    for k in range(10):
+        t += 0.3 * float(np.sum(x * x)) * (k + 1)
+        if t > 2.0:
+            break
+    assert k < 9 and return_in_loop(x, 0.3) == pytest.approx(t * x[1], rel=1e-14)
+    u = np.array([0.0, 0.5, 0.52, 0.48, 0.5, 0.51, 0.5, 0.0])   # sumsq ~1.5, below 1 after 3 steps
+    w, tmp, steps = u.copy(), u.copy(), 0
+    while float(np.sum(w * w)) >= 1.0 and steps < 40:
+        diffuse(w, tmp, 0.2)
+        w, tmp = tmp, w
+        steps += 1
+    assert steps == 3
+    check(break_in_for, [u, vec(8), 0.2, 40])
+
+
+def test_helper_statements_are_inlined_with_readable_names():
+    src = driver_source(uses_helpers, ("dup", "dup", "active", "const"))
+    assert "half_energy_scale" in src and "stepper_u" in src
+    assert "_rt.kernel_adjoint(energy" in src and "_rt.kernel_adjoint(diffuse" in src
+    assert "test_driver.py:" in src
+
+
+# ----------------------------------------------------------------------------- existing tests
 
 @pytest.mark.parametrize("fn,args", [
     (time_loop, lambda: [vec(8), vec(8), 0.2, 5]),
@@ -294,10 +452,9 @@ def test_adjoint_is_cached_per_activity():
 
 
 @pytest.mark.parametrize("fn,args,construct", [
-    (calls_python, [vec(3)], "plain Python function plain_helper"),
-    (has_break, [vec(3)], "break"),
     (loops_over_array, [vec(3)], "for loop over active values"),
-    (early_return, [vec(3)], "return before the end"),
+    (recursive_helper, [vec(3)], "recursive call of the helper recursive_helper"),
+    (calls_closure, [vec(3)], "is a closure"),
     (sorts, [vec(3)], "np.sort"),
     (fills, [vec(3)], "method .fill()"),
     (returns_array, [vec(3)], "returns ndarray"),

@@ -14,7 +14,8 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "mpi_programs", "cases.py")
 CASES = ["ring", "even_odd", "self_send", "reductions", "allreduce_max", "allreduce_min", "bcast", "reduce",
-         "scalars", "wildcard", "variants", "heat", "heat_nonblocking", "unsupported"]
+         "scalars", "wildcard", "variants", "heat", "heat_nonblocking", "unsupported", "rank0_return",
+         "user_driver"]
 TIMEOUT = 60
 
 
@@ -62,6 +63,14 @@ def test_mpi_case(case, nranks):
     assert sorted(got) == list(range(nranks)), \
         f"{case} on {nranks} ranks: only ranks {sorted(got)} reported (rc={proc.returncode})\n" \
         f"{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
+
+
+def test_user_drivers_on_one_rank():
+    """Early return under a rank test, while/break with an Allreduce(MIN) time step and
+    plain-Python helpers doing the halo exchange: on one rank too (3 ranks in test_mpi_case)."""
+    proc = run_mpi(1, PROGRAM, "rank0_return", "user_driver")
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("CASE")]
+    assert len(lines) == 2 and all(" 0 OK " in ln for ln in lines), f"{proc.stdout}\n{proc.stderr[-3000:]}"
 
 
 # --------------------------------------------------------------------------- errors without MPI running

@@ -19,10 +19,12 @@ With MPI every rank calls ``autodiff`` with the same activities; each rank's
 returned float is its part of a global sum, and each rank gets the adjoint of
 its own data.
 
-Pipeline (this package): :mod:`.normalise` (hoisting, three-address calls) ->
+Pipeline (this package): :mod:`.jumps` (early returns, break/continue to flags;
+plain-Python helpers inlined) -> :mod:`.normalise` (hoisting, three-address calls) ->
 :mod:`.activity` -> :mod:`.sweeps` (forward sweep with a tape, reverse sweep;
 expression rules in :mod:`.exprs`, kernel effects in :mod:`.effects`, MPI
-rules in :mod:`adtrans.mpi.rules`) -> a plain Python function whose globals are
+rules in :mod:`adtrans.mpi.rules`; outer ``for`` loops under a binomial schedule with
+``checkpoints=N``, :mod:`.checkpoint`) -> a plain Python function whose globals are
 the driver's module globals.  The generated file is kept in
 ``$ADTRANS_CACHE_DIR`` (tracebacks show its lines).
 
@@ -49,7 +51,8 @@ from .effects import written_params
 from .normalise import normalise_driver
 from .calls import Resolver
 
-__all__ = ["autodiff_driver", "driver_adjoint", "driver_source", "DriverAdjoint", "last_tape_nbytes"]
+__all__ = ["autodiff_driver", "driver_adjoint", "driver_source", "DriverAdjoint", "last_tape_nbytes",
+           "last_tape_peak_nbytes"]
 
 _LOCK = threading.RLock()
 _CACHE: dict = {}
@@ -72,7 +75,7 @@ class DriverAdjoint:
     ``source``: the generated Python source.
     """
 
-    def __init__(self, fn, activity):
+    def __init__(self, fn, activity, checkpoints=None):
         pyfunc, dispatcher = python_function(fn)
         if dispatcher is not None:
             raise UnsupportedError(f"{pyfunc.__name__} is a Numba kernel, not a driver",
@@ -91,7 +94,12 @@ class DriverAdjoint:
         pa = dict(zip(params, self.activity))
         resolver = Resolver(self.primal.globals, ir.locals)
         act = Activity(ir, pa, resolver, written_params)
-        gen = Sweeps(self.primal, ir, pa, act, resolver)
+        if checkpoints is not None and (isinstance(checkpoints, bool) or not isinstance(checkpoints, int)
+                                        or checkpoints < 1):
+            raise ActivityError(f"checkpoints={checkpoints!r}: give the number of snapshots (an int >= 1) "
+                                "or None (store every step)")
+        self.checkpoints = checkpoints
+        gen = Sweeps(self.primal, ir, pa, act, resolver, checkpoints)
         self.source = gen.generate()
         self.name = f"{self.primal.name}_adjoint"
         self.uses_mpi = "_mpi." in self.source
@@ -119,46 +127,51 @@ class DriverAdjoint:
         return self._function(*args)
 
 
-def driver_adjoint(fn, activity) -> DriverAdjoint:
+def driver_adjoint(fn, activity, checkpoints=None) -> DriverAdjoint:
     """The generated adjoint of the driver ``fn`` for ``activity`` (one of ``"const"``,
-    ``"active"``, ``"dup"`` per parameter).  Cached per function and activity.
+    ``"active"``, ``"dup"`` per parameter).  Cached per function, activity and ``checkpoints``.
+
+    ``checkpoints``: None (store-all: the tape keeps what every step overwrites) or
+    the number of snapshots of a binomial schedule for the driver's outer ``for``
+    loops (:mod:`adtrans.driver.checkpoint`; same gradient, memory of ``checkpoints``
+    snapshots + one step's tape, extra recomputed steps).
 
     Raises :class:`~adtrans.errors.UnsupportedError` (with ``file:line:col``)
     for constructs without an adjoint rule, :class:`~adtrans.errors.ActivityError`
     for bad activities.
     """
     pyfunc, _ = python_function(fn)
-    key = (pyfunc, tuple(a.lower() for a in activity))
+    key = (pyfunc, tuple(a.lower() for a in activity), checkpoints)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is None or hit.fn.__code__ is not pyfunc.__code__:
-            hit = _CACHE[key] = DriverAdjoint(fn, activity)
+            hit = _CACHE[key] = DriverAdjoint(fn, activity, checkpoints)
         return hit
 
 
-def driver_source(fn, activity, *args) -> str:
+def driver_source(fn, activity, *args, checkpoints=None) -> str:
     """Source of the generated adjoint of driver ``fn`` for ``activity``.
 
     ``args`` (example arguments) are accepted for symmetry with
     :func:`adtrans.source` and not needed: driver adjoints are not specialised
     on types.
     """
-    return driver_adjoint(fn, activity).source
+    return driver_adjoint(fn, activity, checkpoints).source
 
 
-def autodiff_driver(fn, args, seed=1.0):
+def autodiff_driver(fn, args, seed=1.0, checkpoints=None):
     """``adtrans.autodiff`` for a plain-Python driver ``fn``.
 
     ``args``: the arguments, each optionally wrapped in ``Const``, ``Active``
     or ``Duplicated`` (unwrapped = ``Const``).  ``seed``: the adjoint of the
     driver's returned float.  Runs the driver (arrays end as the driver leaves
     them), adds the adjoints to the ``Duplicated`` shadows and returns the
-    tuple of the ``Active`` arguments' adjoints.
+    tuple of the ``Active`` arguments' adjoints.  ``checkpoints``: see :func:`driver_adjoint`.
     """
     activity, flat = unwrap(args)
     if isinstance(seed, (tuple, list)):
         seed = seed[0] if seed else 1.0
-    out = driver_adjoint(fn, activity)(*flat, seed)
+    out = driver_adjoint(fn, activity, checkpoints)(*flat, seed)
     return tuple(out)
 
 
@@ -167,3 +180,9 @@ def last_tape_nbytes() -> int:
     end of its forward sweep (copies of overwritten arrays, arrays kept alive for the reverse
     sweep, their shadows; the arguments' own arrays excluded)."""
     return runtime._STATS["tape_nbytes"]
+
+
+def last_tape_peak_nbytes() -> int:
+    """Like :func:`last_tape_nbytes`, the largest figure over the last run (with checkpoints the
+    reverse sweep holds snapshots and a recomputed step's tape)."""
+    return runtime._STATS["tape_peak"]

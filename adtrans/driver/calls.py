@@ -12,7 +12,7 @@ attribute reads only: nothing is called).  A call is one of:
                 ``MPI.Request.Waitall``) -- recognised by name on locals, by
                 the object's module on globals;
 ``append``      ``lst.append(x)`` on a local list (requests);
-``python``      a plain Python function (rejected: make it ``@njit`` or inline it);
+``python``      a plain Python function (a helper: inlined by the normaliser, :mod:`.jumps`);
 ``passive``     known to return values without derivatives (``MPI.Status()``);
 ``unknown``     anything else (rejected when its arguments are active).
 """

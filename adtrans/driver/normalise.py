@@ -12,7 +12,9 @@ After normalisation:
 - tuple assignments are split (values first, so ``u, v = v, u`` swaps);
   ``x[k] op= e`` becomes ``x[k] = x[k] op e``; ``x op= e`` keeps a name or
   constant on its right;
-- ``for`` loops run over a hoisted sequence, ``return`` is the last statement.
+- ``for`` loops run over a hoisted sequence, ``return`` is the last statement: early
+  returns, ``break`` and ``continue`` were lowered to flags first, and calls of plain-Python
+  helpers inlined (:mod:`adtrans.driver.jumps`).
 
 Each statement keeps its source line for error messages and for the comments
 of the generated adjoint.  Unsupported constructs raise
@@ -22,11 +24,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import inspect
 from dataclasses import dataclass, field
 
 from ..mpi.specs import PASSIVE_METHODS, REQUEST_CREATORS, SUPPORTED, describe_supported
+from ..ir.names import names_in
 from .calls import CallKind, Resolver
+from .jumps import bind_arguments, inline_helper, lower_jumps
 
 
 # ----------------------------------------------------------------------------- statements
@@ -176,8 +179,11 @@ class Normaliser:
         self.first = primal.tree.lineno if not primal.tree.decorator_list else \
             min(d.lineno for d in primal.tree.decorator_list)
         self.params = self._params()
+        self.body, _ = lower_jumps(copy.deepcopy(self.tree), names_in(self.tree), self.error)
         self.locals = set(self.params) | self._assigned_names()
-        self.all_names = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)} | set(self.params)
+        self.all_names = {n.id for s in self.body for n in ast.walk(s) if isinstance(n, ast.Name)} | \
+            names_in(self.tree)
+        self.inlining: list = [primal.pyfunc] if primal.pyfunc is not None else []
         self.resolver = Resolver(primal.globals, self.locals)
         self.counter = 0
         self.temps: set = set()
@@ -195,11 +201,22 @@ class Normaliser:
         return [x.arg for x in a.args]
 
     def _assigned_names(self) -> set:
-        out = set()
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                out.add(node.id)
-        return out
+        return {node.id for s in self.body for node in ast.walk(s)
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+    def fresh_local(self, base: str) -> str:
+        """An unused readable name (``helper_x``, ``helper_x_2`` ...), made a local."""
+        name, k = base, 1
+        while name in self.locals or name in self.all_names:
+            k += 1
+            name = f"{base}_{k}"
+        self.add_locals({name})
+        return name
+
+    def add_locals(self, names) -> None:
+        self.locals |= set(names)
+        self.all_names |= set(names)
+        self.resolver.locals |= set(names)
 
     def temp(self, prefix="_h") -> str:
         self.counter += 1
@@ -225,14 +242,10 @@ class Normaliser:
 
     # -- entry
     def run(self) -> DriverIR:
-        body = self.tree.body
+        body = self.body        # early returns, break and continue already lowered to flags (.jumps)
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
                 and isinstance(body[0].value.value, str):
             body = body[1:]
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Return) and node is not (body[-1] if body else None):
-                raise self.error(node, "return before the end of the driver",
-                                 "compute the result in a variable and return it in the last statement")
         out = self.block(body)
         return DriverIR(self.primal.name, self.params, out, self.locals, self.temps)
 
@@ -298,9 +311,8 @@ class Normaliser:
                 if isinstance(n, ast.Call) and self.effect_kind(n):
                     raise self.error(n, "kernel or MPI call inside assert/raise", "call it before, into a variable")
             out.append(self.mk(Passive, node=s))
-        elif isinstance(s, (ast.Break, ast.Continue)):
-            raise self.error(s, type(s).__name__.lower() + " in a driver loop",
-                             "use a while loop with a flag, or if-blocks")
+        elif isinstance(s, (ast.Break, ast.Continue)):      # not left by lower_jumps: internal error
+            raise self.error(s, type(s).__name__.lower() + " outside a loop")
         else:
             raise self.error(s, f"{type(s).__name__} statement in a driver",
                              "drivers support assignments, calls, for/while/if and a final return")
@@ -344,6 +356,11 @@ class Normaliser:
             if kind.kind == "kernel":
                 call = self.kernel_call(value, kind, out)
                 out.append(self.mk(Assign, target=name, value=value, kind="kernel", call=call))
+                return name
+            if kind.kind == "python":
+                res = self.inline(value, kind, out)
+                out.append(self.mk(Assign, target=name, value=res,
+                                   kind="alias" if isinstance(res, ast.Name) else "pure"))
                 return name
             if kind.kind == "mpi" and kind.name not in PASSIVE_METHODS:
                 call = self.mpi_call(value, kind, out)
@@ -405,6 +422,9 @@ class Normaliser:
             if kind.kind == "kernel":
                 out.append(self.mk(CallStmt, call=self.kernel_call(v, kind, out)))
                 return
+            if kind.kind == "python":
+                self.inline(v, kind, out)
+                return
             if kind.kind == "mpi" and kind.name not in PASSIVE_METHODS:
                 call = self.mpi_call(v, kind, out)
                 if call.method in REQUEST_CREATORS:
@@ -430,9 +450,6 @@ class Normaliser:
     def check_call(self, call, kind: CallKind, statement: bool = False):
         """Reject calls without adjoint rules that can be decided without activity (a call
         statement of an unknown method of a local is taken for an in-place update)."""
-        if kind.kind == "python":
-            raise self.error(call, f"call of the plain Python function {kind.name}",
-                             "drivers call @njit kernels; make it @njit or inline its statements in the driver")
         if kind.kind == "cuda":
             raise self.error(call, f"CUDA kernel {kind.name} called from a driver",
                              "drivers support @njit CPU kernels; use adtrans.adjoint on CUDA kernels directly")
@@ -447,38 +464,37 @@ class Normaliser:
 
     def effect_kind(self, call: ast.Call) -> bool:
         kind = self.classify(call)
-        return kind.kind in ("kernel", "append") or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS)
+        return kind.kind in ("kernel", "append", "python") or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS)
 
     def has_effect(self, e) -> bool:
         return any(isinstance(n, ast.Call) and self.effect_kind(n) for n in ast.walk(e))
 
     def kernel_call(self, call: ast.Call, kind: CallKind, out) -> KernelCall:
-        pyfunc = kind.obj.py_func
-        sig = inspect.signature(pyfunc)
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-            raise self.error(call, "*args/**kwargs in a kernel call", "pass arguments explicitly")
-        params = list(sig.parameters.values())
-        if len(call.args) > len(params):
-            raise self.error(call, f"{len(call.args)} arguments for kernel {kind.name} "
-                                   f"with {len(params)} parameters")
-        args: list = [None] * len(params)
-        for i, a in enumerate(call.args):
-            args[i] = a
-        names = [p.name for p in params]
-        for k in call.keywords:
-            if k.arg not in names:
-                raise self.error(call, f"unknown keyword {k.arg} of kernel {kind.name}")
-            args[names.index(k.arg)] = k.value
-        for i, p in enumerate(params):
-            if args[i] is None:
-                if p.default is inspect.Parameter.empty:
-                    raise self.error(call, f"missing argument {p.name} of kernel {kind.name}")
-                if not isinstance(p.default, (int, float, bool, type(None))):
-                    raise self.error(call, f"default value of {p.name} of kernel {kind.name} is not a number",
-                                     "pass the argument explicitly")
-                args[i] = ast.Constant(value=p.default)
+        args = bind_arguments(call, kind.obj.py_func, f"kernel {kind.name}", self.error)
         leaves = [self.leaf(a, out) for a in args]
         return KernelCall(ast.unparse(call.func), kind.obj, leaves)
+
+    def inline(self, call: ast.Call, kind: CallKind, out) -> ast.expr:
+        """Inline the plain-Python helper ``call`` calls (see :func:`.jumps.inline_helper`): its
+        statements go to ``out``; returns a name holding its result (or the constant None)."""
+        func = kind.obj
+        if func in self.inlining or any(getattr(f, "__code__", None) is func.__code__ for f in self.inlining):
+            raise self.error(call, f"recursive call of the helper {kind.name}",
+                             "write the recursion as a loop")
+        bindings, body, result = inline_helper(call, func, self.primal.globals, self.fresh_local,
+                                               self.locals | self.all_names, self.error)
+        for name, arg in bindings:
+            self.assign_value(name, arg, out)
+        self.add_locals({n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name)
+                         and isinstance(n.ctx, ast.Store)})
+        self.inlining.append(func)
+        line, text = self.line, self.text
+        out.extend(self.block(body))
+        self.line, self.text = line, text
+        self.inlining.pop()
+        if isinstance(result, ast.Constant):
+            return result
+        return _load(self.assign_value(self.temp(), result, out))
 
     def mpi_call(self, call: ast.Call, kind: CallKind, out) -> MpiCall:
         meth = kind.name
@@ -546,7 +562,7 @@ class Normaliser:
         and ``.T`` applied to names only (``top``: ``e`` is a whole right-hand side)."""
         if isinstance(e, ast.Call):
             kind = self.classify(e)
-            if kind.kind == "kernel" or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS):
+            if kind.kind in ("kernel", "python") or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS):
                 return _load(self.assign_value(self.temp(), e, out))
             if kind.kind in ("append",):
                 raise self.error(e, "append used as a value")

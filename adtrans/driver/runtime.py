@@ -21,6 +21,7 @@ import numpy as np
 
 from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
+from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 
 
 class _Undefined:
@@ -399,7 +400,7 @@ def check_result(value, kernel, at=""):
 
 # ----------------------------------------------------------------------------- memory
 
-_STATS = {"tape_nbytes": 0, "tape_entries": 0}
+_STATS = {"tape_nbytes": 0, "tape_peak": 0, "tape_entries": 0}
 
 
 def _arrays(obj, seen, out, depth=0):
@@ -415,6 +416,9 @@ def _arrays(obj, seen, out, depth=0):
     if isinstance(obj, (list, tuple)):
         for x in obj:
             _arrays(x, seen, out, depth + 1)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            _arrays(x, seen, out, depth + 1)
     elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("adtrans"):
         for x in vars(obj).values():
             _arrays(x, seen, out, depth + 1)
@@ -423,18 +427,24 @@ def _arrays(obj, seen, out, depth=0):
             _arrays(getattr(obj, s, None), seen, out, depth + 1)
 
 
-def tape_stats(tape, args) -> None:
+def tape_stats(tape, args, *extra, peak_only=False) -> None:
     """Record how much array memory the forward sweep's tape holds (read with
     :func:`adtrans.driver.last_tape_nbytes`): every array reachable from the tape --
-    copies of overwritten values, arrays kept alive by taped bindings -- except the
-    arguments' own arrays, counted once."""
+    copies of overwritten values, arrays kept alive by taped bindings, snapshots of
+    checkpointed loops -- except the arguments' own arrays (and shadows), counted once.
+    ``extra``: more objects to count (the :class:`Checkpoints` of a loop being reversed).
+    ``peak_only``: only raise the peak (:func:`adtrans.driver.last_tape_peak_nbytes`)."""
     seen: set = set()
     for a in args:
         if isinstance(a, np.ndarray):
             root = a if a.base is None or not isinstance(a.base, np.ndarray) else a.base
             seen.update((id(a), id(root)))
     found: list = []
-    for entry in tape:
+    for entry in list(tape) + list(extra):
         _arrays(entry, seen, found)
-    _STATS["tape_nbytes"] = int(sum(a.nbytes for a in found))
+    nbytes = int(sum(a.nbytes for a in found))
+    if peak_only:
+        _STATS["tape_peak"] = max(_STATS["tape_peak"], nbytes)
+        return
+    _STATS["tape_nbytes"] = _STATS["tape_peak"] = nbytes
     _STATS["tape_entries"] = len(tape)

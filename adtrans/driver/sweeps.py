@@ -65,8 +65,11 @@ def _block(lines):
 class Sweeps:
     """Generates the adjoint source of one driver for one activity tuple."""
 
-    def __init__(self, primal, ir, param_activity: dict, act, resolver):
+    def __init__(self, primal, ir, param_activity: dict, act, resolver, checkpoints=None):
         self.primal, self.ir, self.pa, self.act, self.resolver = primal, ir, param_activity, act, resolver
+        self.checkpoints = checkpoints      # snapshots of a binomial schedule for outer for loops (.checkpoint)
+        self.loop_depth = 0
+        self.snapshot_reads: set = set()
         self.used = {n.id for n in ast.walk(primal.tree) if isinstance(n, ast.Name)} | set(ir.locals)
         self.counter = 0
         self._shadow: dict = {}
@@ -95,9 +98,10 @@ class Sweeps:
         propagate adjoints)?  Found by generating it and throwing it away."""
         key = id(stmts)
         if key not in self._has_rev:
-            state = (self.counter, set(self.used), dict(self._shadow))
+            state = (self.counter, set(self.used), dict(self._shadow), self.checkpoints)
+            self.checkpoints = None         # the answer does not depend on checkpointing
             self._has_rev[key] = bool(self.reverse(stmts))
-            self.counter, self.used, self._shadow = state
+            self.counter, self.used, self._shadow, self.checkpoints = state
         return self._has_rev[key]
 
     # -- names
@@ -225,6 +229,8 @@ class Sweeps:
                 '    """',
                 "    _tape = []",
                 f"    _args = ({''.join(p + ', ' for p in ir.params)})"]
+        if self.checkpoints is not None:
+            head.append(f"    _inputs = ({''.join(p + ', ' for p in sig)})")
         init = []
         for p in ir.params:
             if pa[p] == "active":
@@ -232,7 +238,7 @@ class Sweeps:
             elif pa[p] == "const" and self.act.name(p):
                 init.append(f"{self.shadow(p)} = _rt.new_shadow({p})")
         for n in sorted(ir.locals - set(ir.params)):
-            if not self.stable(n):
+            if not self.stable(n) or n in self.snapshot_reads:
                 init.append(f"{n} = _UNDEF")
             if self.act.name(n):
                 init.append(f"{self.shadow(n)} = None")
@@ -549,6 +555,103 @@ class Sweeps:
             return [f"{vb} = _rt.acc({vb}, _mpi.adjoint_{spec.adjoint}({rec}, {bar or '0.0'}))"]
         return [f"_mpi.adjoint_{spec.adjoint}({rec})"]
 
+    # -- checkpointed loops (adtrans.driver.checkpoint)
+    def checkpointed(self, s: For) -> bool:
+        """Is the loop ``s`` run under a checkpointing schedule?  Outer ``for`` loops with adjoint
+        work, when the driver adjoint was asked for ``checkpoints``."""
+        return self.checkpoints is not None and self.loop_depth == 0 and self.has_rev(s.body)
+
+    def loop_state(self, s: For):
+        """``(names, shadows, written)`` of the checkpointed loop ``s``: the names its body (and
+        target) binds, the shadows of the active ones, and the names whose arrays it may write in
+        place (with every name of their alias groups)."""
+        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        written = []
+
+        def add(lst, n):
+            if n and n not in lst:
+                lst.append(n)
+
+        for t in iter_ir(s.body):
+            if isinstance(t, Assign):
+                add(names, t.target)
+            elif isinstance(t, Unpack):
+                for n in t.targets:
+                    add(names, n)
+            elif isinstance(t, For):
+                for n in ast.walk(t.target):
+                    if isinstance(n, ast.Name):
+                        add(names, n.id)
+            elif isinstance(t, AugAssign):
+                add(names, t.target)
+                add(written, t.target)
+            elif isinstance(t, SetItem):
+                add(written, t.container)
+            call = getattr(t, "call", None)
+            if isinstance(call, KernelCall):
+                for i in self.kernel_written(call):
+                    add(written, call.args[i].id)
+            elif isinstance(call, MpiCall):
+                spec = SUPPORTED[call.method]
+                for p, role in spec.buffers.items():
+                    if role in ("recv", "inout") and p in call.args:
+                        add(written, self.act.buffer_name(call.args[p]))
+            elif isinstance(call, AppendCall):
+                add(written, call.target)
+        groups = {}
+        for n in list(self.act.parent):
+            groups.setdefault(self.act.find(n), []).append(n)
+        for w in list(written):
+            if w in self.act.parent:
+                for n in sorted(groups.get(self.act.find(w), [])):
+                    add(written, n)
+        names = [n for n in names if not self.stable(n)]     # a stable loop target is set by each step
+        self.snapshot_reads.update(n for n in written if self.stable(n))   # bound to _UNDEF at the start
+        shadows = [self.shadow(n) for n in names if self.act.name(n)]
+        return names, shadows, written
+
+    @staticmethod
+    def _tuple(items) -> str:
+        return "(" + "".join(f"{x}, " for x in items) + ")"
+
+    def fwd_checkpointed(self, s: For, body: list, target: str) -> list:
+        names, shadows, written = self.loop_state(s)
+        ck, op, k, mark = self.temp("_ck"), self.temp("_op"), self.temp("_k"), self.temp("_mark")
+        s.ck = (ck, op, k, mark)
+        sync = "lambda: _mpi.separate_sweeps(_args)" if self.has_p2p else "None"
+        step = [f"{target} = {s.seq}[{k}]", f"{mark} = len(_tape)"] + body + \
+            [f"{ck}.end_step(_tape, {mark}, {op})"]
+        return [f"{s.seq} = _rt.sequence({ast.unparse(s.iter)})",
+                f"{ck} = _rt.Checkpoints({self.checkpoints!r}, {s.seq}, {sync})"
+                f"   # binomial schedule, {self.checkpoints} snapshots (adtrans.driver.checkpoint)",
+                f"for {op}, {k} in {ck}.forward():",
+                f"    if {op} == 'save':",
+                f"        {ck}.save({k}, {self._tuple(names)}, {self._tuple(shadows)}, {self._tuple(written)})",
+                "    else:"] + _indent(step, 2) + [f"_tape.append({ck})"]
+
+    def rev_checkpointed(self, s: For, body_rev: list, target: str) -> list:
+        names, shadows, written = self.loop_state(s)
+        ck, op, k, mark = s.ck
+        sh = self._tuple(shadows)
+        rev = []
+        if shadows:
+            rev.append(f"{sh} = {ck}.reverse_shadows({sh})")
+        rev += [f"{target} = {s.seq}[{k}]"] + body_rev
+        restore = f"{self._tuple(names)}, {sh if shadows else '_'} = {ck}.load({k}, {sh})"
+        step = [f"{target} = {s.seq}[{k}]", f"{mark} = len(_tape)"] + s.fwd_body + \
+            [f"{ck}.end_step(_tape, {mark}, {op})"]
+        return [self.comment(s) + f"   (reversed with checkpoints: restore, recompute, reverse)",
+                f"{ck} = _tape.pop()",
+                f"{s.seq} = {ck}.seq",
+                f"_rt.tape_stats(_tape, _inputs, {ck}, peak_only=True)",
+                f"for {op}, {k} in {ck}.reverse():",
+                f"    if {op} == 'reverse':"] + _indent(rev, 2) + \
+            [f"    elif {op} == 'restore':", f"        {restore}",
+             f"        _rt.tape_stats(_tape, _inputs, {ck}, peak_only=True)",
+             f"    elif {op} == 'save':",
+             f"        {ck}.save({k}, {self._tuple(names)}, {sh}, {self._tuple(written)})",
+             "    else:"] + _indent(step, 2)
+
     # -- control flow
     def fwd_For(self, s: For) -> list:
         names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
@@ -559,7 +662,13 @@ class Sweeps:
         out = []
         if not all(self.stable(n) for n in names):
             out.append(f"_tape.append({tgt})")
+        ckpt = self.checkpointed(s)
+        self.loop_depth += 1
         body = _block(self.forward(s.body))
+        self.loop_depth -= 1
+        if ckpt:
+            s.fwd_body = body
+            return out + self.fwd_checkpointed(s, body, target)
         if not self.has_rev(s.body):
             return out + [f"for {target} in {ast.unparse(s.iter)}:"] + _indent(body)
         return out + [f"{s.seq} = _rt.sequence({ast.unparse(s.iter)})", f"for {target} in {s.seq}:"] + \
@@ -570,8 +679,13 @@ class Sweeps:
         target = ast.unparse(s.target)
         tgt = target if len(names) == 1 else f"({target})"
         out = []
+        ckpt = self.checkpointed(s)
+        self.loop_depth += 1
         body_rev = self.reverse(s.body)
-        if body_rev:
+        self.loop_depth -= 1
+        if ckpt:
+            out += self.rev_checkpointed(s, body_rev, target)
+        elif body_rev:
             out += [self.comment(s) + "   (reversed)", f"{s.seq} = _tape.pop()",
                     f"for {target} in reversed({s.seq}):"] + _indent(body_rev)
         if not all(self.stable(n) for n in names):
@@ -579,14 +693,18 @@ class Sweeps:
         return out
 
     def fwd_While(self, s: While) -> list:
+        self.loop_depth += 1
         body = self.forward(s.body)
+        self.loop_depth -= 1
         if not self.has_rev(s.body):
             return [f"while {ast.unparse(s.test)}:"] + _indent(_block(body))
         return [f"{s.count} = 0", f"while {ast.unparse(s.test)}:"] + _indent(body + [f"{s.count} += 1"]) + \
             [f"_tape.append({s.count})"]
 
     def rev_While(self, s: While) -> list:
+        self.loop_depth += 1
         body_rev = self.reverse(s.body)
+        self.loop_depth -= 1
         if not body_rev:
             return []
         return [self.comment(s) + "   (as many iterations as the forward sweep ran)",
@@ -639,4 +757,4 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "
         ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitOr: "|", ast.BitXor: "^", ast.BitAnd: "&",
         ast.MatMult: "@"}
 _DIFF_AUG = (ast.Add, ast.Sub, ast.Mult, ast.Div)
-_RESERVED = frozenset({"_tape", "_args", "_final", "_rt", "_mpi", "_np", "_UNDEF"})
+_RESERVED = frozenset({"_tape", "_args", "_inputs", "_final", "_rt", "_mpi", "_np", "_UNDEF"})

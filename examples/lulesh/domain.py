@@ -117,14 +117,20 @@ class Domain:
     original's load-imbalance ``rep``).
     """
 
-    def __init__(self, nx, numReg=11, balance=1, cost=1):
+    def __init__(self, nx, numReg=11, balance=1, cost=1, rank=0, numRanks=1):
         if nx < 1:
             raise ValueError("problem size must be positive")
-        self.numRanks = 1
-        self.colLoc = 0
-        self.rowLoc = 0
-        self.planeLoc = 0
-        self.tp = 1
+        tp = int(round(numRanks ** (1.0 / 3.0)))
+        if tp ** 3 != numRanks or not 0 <= rank < numRanks:
+            raise ValueError("LULESH needs a cube number of ranks (1, 8, 27, ...), got %d (rank %d)"
+                             % (numRanks, rank))
+        # InitMeshDecomp: rank -> (col, row, plane) of its cubic subdomain
+        self.numRanks = numRanks
+        self.myRank = rank
+        self.colLoc = rank % tp
+        self.rowLoc = (rank // tp) % tp
+        self.planeLoc = rank // (tp * tp)
+        self.tp = tp
         self.cost = cost
         self.balance = balance
 
@@ -175,9 +181,15 @@ class Domain:
         self.elemMass = np.zeros(numElem, f8)
         self.vnew = np.zeros(numElem, f8)
         # gradients and strains (temporaries of the original)
-        self.delv_xi = np.zeros(numElem, f8)
-        self.delv_eta = np.zeros(numElem, f8)
-        self.delv_zeta = np.zeros(numElem, f8)
+        # delv_* hold the face-neighbour ghost elements after the owned ones
+        # (CommMonoQ; numGhostElem = 0 without MPI)
+        self.numGhostElem = nx * nx * (
+            (self.colLoc > 0) + (self.colLoc < tp - 1) + (self.rowLoc > 0)
+            + (self.rowLoc < tp - 1) + (self.planeLoc > 0) + (self.planeLoc < tp - 1))
+        allElem = numElem + self.numGhostElem
+        self.delv_xi = np.zeros(allElem, f8)
+        self.delv_eta = np.zeros(allElem, f8)
+        self.delv_zeta = np.zeros(allElem, f8)
         self.delx_xi = np.zeros(numElem, f8)
         self.delx_eta = np.zeros(numElem, f8)
         self.delx_zeta = np.zeros(numElem, f8)
@@ -306,8 +318,9 @@ class Domain:
     def _create_region_index_sets(self, nr, balance):
         """Random region assignment of the original (srand(0), glibc rand)."""
         numElem = self.numElem
-        myRank = 0
-        rng = GlibcRandom(0)
+        # srand(myRank) under MPI, srand(0) without (glibc: the same as srand(1))
+        myRank = self.myRank
+        rng = GlibcRandom(myRank)
         self.numReg = nr
         regNumList = np.zeros(numElem, dtype=np.int64)
         if nr == 1:
@@ -383,6 +396,10 @@ class Domain:
         self.symmZ = i * edgeNodes + j
         self.symmY = i * edgeNodes * edgeNodes + j
         self.symmX = i * edgeNodes * edgeNodes + j * edgeNodes
+        # under MPI only the subdomains at the origin's faces have these planes
+        self.hasSymmX = int(self.colLoc == 0)
+        self.hasSymmY = int(self.rowLoc == 0)
+        self.hasSymmZ = int(self.planeLoc == 0)
 
     def _setup_element_connectivities(self, edgeElems):
         """Face neighbours; an element on the mesh boundary is its own neighbour."""
@@ -403,21 +420,63 @@ class Domain:
         self.lzetap[numElem - e2:] = idx[numElem - e2:]
 
     def _setup_boundary_conditions(self, edgeElems):
-        """Symmetry / free-surface flags of the elements on the mesh boundary."""
+        """Symmetry / free-surface / communication flags of the boundary elements.
+
+        A face towards a neighbouring subdomain (MPI) gets the ``*_COMM`` flag
+        and its face-neighbour index points into the ghost elements after the
+        owned ones, in the order zeta-, zeta+, eta-, eta+, xi-, xi+ of the
+        neighbours that exist (SetupBoundaryConditions of lulesh-init.cc).
+        """
         numElem = self.numElem
+        tp = self.tp
         bc = np.zeros(numElem, dtype=np.int64)
         e2 = edgeElems * edgeElems
+        ghost = {}
+        pidx = numElem
+        for name, has in (("zm", self.planeLoc > 0), ("zp", self.planeLoc < tp - 1),
+                          ("ym", self.rowLoc > 0), ("yp", self.rowLoc < tp - 1),
+                          ("xm", self.colLoc > 0), ("xp", self.colLoc < tp - 1)):
+            if has:
+                ghost[name] = pidx
+                pidx += e2
         for i in range(edgeElems):
             planeInc = i * e2
             rowInc = i * edgeElems
             for j in range(edgeElems):
-                # (only the single-domain branches: no MPI neighbours)
-                bc[rowInc + j] |= K.ZETA_M_SYMM
-                bc[rowInc + j + numElem - e2] |= K.ZETA_P_FREE
-                bc[planeInc + j] |= K.ETA_M_SYMM
-                bc[planeInc + j + e2 - edgeElems] |= K.ETA_P_FREE
-                bc[planeInc + j * edgeElems] |= K.XI_M_SYMM
-                bc[planeInc + j * edgeElems + edgeElems - 1] |= K.XI_P_FREE
+                if "zm" in ghost:
+                    bc[rowInc + j] |= K.ZETA_M_COMM
+                    self.lzetam[rowInc + j] = ghost["zm"] + rowInc + j
+                else:
+                    bc[rowInc + j] |= K.ZETA_M_SYMM
+                k = rowInc + j + numElem - e2
+                if "zp" in ghost:
+                    bc[k] |= K.ZETA_P_COMM
+                    self.lzetap[k] = ghost["zp"] + rowInc + j
+                else:
+                    bc[k] |= K.ZETA_P_FREE
+                if "ym" in ghost:
+                    bc[planeInc + j] |= K.ETA_M_COMM
+                    self.letam[planeInc + j] = ghost["ym"] + rowInc + j
+                else:
+                    bc[planeInc + j] |= K.ETA_M_SYMM
+                k = planeInc + j + e2 - edgeElems
+                if "yp" in ghost:
+                    bc[k] |= K.ETA_P_COMM
+                    self.letap[k] = ghost["yp"] + rowInc + j
+                else:
+                    bc[k] |= K.ETA_P_FREE
+                k = planeInc + j * edgeElems
+                if "xm" in ghost:
+                    bc[k] |= K.XI_M_COMM
+                    self.lxim[k] = ghost["xm"] + rowInc + j
+                else:
+                    bc[k] |= K.XI_M_SYMM
+                k = planeInc + j * edgeElems + edgeElems - 1
+                if "xp" in ghost:
+                    bc[k] |= K.XI_P_COMM
+                    self.lxip[k] = ghost["xp"] + rowInc + j
+                else:
+                    bc[k] |= K.XI_P_FREE
         self.elemBC = bc
         self.elemFaceBC = np.stack(
             [bc & K.XI_M, bc & K.XI_P, bc & K.ETA_M, bc & K.ETA_P,

@@ -250,7 +250,7 @@ def origin_energy_after(
     :func:`.lulesh.lagrange_leapfrog_arrays` (``dtc`` (2,) holds the
     (dtcourant, dthydro) of the previous step on entry and of the last step on
     return); then the Domain's time-step fields.  Runs while ``time <
-    stoptime`` and ``cycle < max_cycles``, exactly like
+    stoptime`` and ``cycle < max_cycles`` (a ``for`` loop with a ``break``), exactly like
     :func:`.lulesh.run_cycles` (bit-identical results).  ``dts``: an empty
     array to choose the time steps as LULESH does, or the time steps to use
     (one per cycle run here: a frozen schedule).
@@ -258,7 +258,9 @@ def origin_energy_after(
     dtcourant = dtc[0]
     dthydro = dtc[1]
     step = 0
-    while time < stoptime and cycle < max_cycles:
+    for _ in range(max_cycles - cycle):     # a for loop: checkpointable (adtrans.driver.checkpoint)
+        if time >= stoptime:
+            break
         # ---- TimeIncrement
         targetdt = stoptime - time
         if dts.shape[0] > 0:
@@ -432,9 +434,12 @@ class OriginGradient:
     freeze_dt: bool
 
 
-def origin_energy_gradient(domain, max_cycles, freeze_dt=False):
+def origin_energy_gradient(domain, max_cycles, freeze_dt=False, checkpoints=None):
     """Gradient of e[0] after ``max_cycles`` cycles from ``domain`` (an
-    :class:`OriginGradient`).  ``domain`` is not changed."""
+    :class:`OriginGradient`).  ``domain`` is not changed.  ``checkpoints``: None
+    (store every cycle's overwritten arrays) or the snapshots of a binomial schedule
+    (``adtrans.autodiff(..., checkpoints=N)``; the same gradient); ``tape_nbytes`` is
+    then the peak of snapshots + one cycle's tape."""
     schedule = time_steps(domain, max_cycles)
     args = copy_arguments(origin_energy_arguments(domain, max_cycles, schedule if freeze_dt else None))
     wrapped = []
@@ -448,11 +453,11 @@ def origin_energy_gradient(domain, max_cycles, freeze_dt=False):
         else:
             wrapped.append(Const(a))
     t0 = _time.perf_counter()
-    (dt0,) = adtrans.autodiff(origin_energy_after, *wrapped)
+    (dt0,) = adtrans.autodiff(origin_energy_after, *wrapped, checkpoints=checkpoints)
     seconds = _time.perf_counter() - t0
-    from adtrans.driver import last_tape_nbytes
+    from adtrans.driver import last_tape_peak_nbytes
     return OriginGradient(float(args[_INDEX["e"]][0]), len(schedule), max_cycles, shadows, float(dt0),
-                          last_tape_nbytes(), seconds, freeze_dt)
+                          last_tape_peak_nbytes(), seconds, freeze_dt)
 
 
 def origin_energy(domain, max_cycles, perturb=None, dts=None):

@@ -211,6 +211,17 @@ def case_variants():
     return f"fd err {fd_check(D.variants, [local_x(), COMM], ['dup', 'const']):.1e}"
 
 
+def case_rank0_return():
+    return f"fd err {fd_check(D.rank0_returns, [local_x(), COMM], ['dup', 'const']):.1e}"
+
+
+def case_user_driver():
+    """while/break, Allreduce(MIN) dt and halo exchange in plain-Python helpers, early return."""
+    u = local_x(5)
+    err = fd_check(D.cfl_heat, [u, COMM, 0.9, 0.35], ["dup", "const", "active", "const"])
+    return f"fd err {err:.1e}"
+
+
 def case_unsupported():
     try:
         adtrans.autodiff(D.uses_alltoallv, adtrans.Duplicated(local_x(), np.zeros(3)), COMM)

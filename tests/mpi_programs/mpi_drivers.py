@@ -183,3 +183,60 @@ def variants(x, comm):
     r2.Wait()
     r1.Wait()
     return sumsq(y * x) + cubesum(z)
+
+
+# ----------------------------------------------------------------------------- drivers as users write them
+
+def rank0_returns(x, comm):
+    """The first thing an MPI user writes: reduce, then only rank 0 returns the value."""
+    m = np.zeros_like(x)
+    comm.Allreduce(x * x, m, op=MPI.SUM)
+    if comm.Get_rank() == 0:
+        return m[1] + sumsq(m)
+    return 0.0
+
+
+def halo(u, comm):
+    """A plain-Python helper: exchange one ghost cell with each neighbour (non-blocking)."""
+    rank, size = comm.Get_rank(), comm.Get_size()
+    n = u.shape[0]
+    reqs = []
+    if rank > 0:
+        reqs.append(comm.Irecv(u[0:1], source=rank - 1, tag=21))
+        reqs.append(comm.Isend(u[1:2], dest=rank - 1, tag=22))
+    if rank < size - 1:
+        reqs.append(comm.Irecv(u[n - 1:n], source=rank + 1, tag=22))
+        reqs.append(comm.Isend(u[n - 2:n - 1], dest=rank + 1, tag=21))
+    MPI.Request.Waitall(reqs)
+
+
+def global_dt(u, comm, cfl=0.05):
+    """A helper returning the global time step: Allreduce(MIN) of the local limits."""
+    local = np.zeros(1)
+    local[0] = cfl / (1.0 + sumsq(u))
+    g = np.zeros(1)
+    comm.Allreduce(local, g, op=MPI.MIN)
+    return g[0]
+
+
+def cfl_heat(u, comm, c, t_end):
+    """LULESH's main-loop shape under MPI: while t < t_end, dt from Allreduce(MIN), a break."""
+    n = u.shape[0]
+    unew = np.copy(u)
+    t = 0.0
+    cycle = 0
+    while t < t_end:
+        halo(u, comm)
+        dt = global_dt(u, comm, cfl=0.08)
+        if t + dt > t_end:
+            dt = t_end - t
+        diffuse(u, unew, c=dt * c)
+        u, unew = unew, u
+        t += dt
+        cycle += 1
+        if cycle >= 10:
+            break
+    e = energy(u[1:n - 1], u[1:n - 1])
+    if comm.Get_rank() == 0:
+        return e + t
+    return e
