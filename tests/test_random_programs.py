@@ -20,7 +20,7 @@ def helper(u, v):
     return math.sin(u) + 0.5 * v
 '''
 
-UNARY = ["math.sin({})", "math.cos({})", "math.tanh({})", "math.sqrt(1.0 + {0} * {0})", "math.exp(0.3 * math.tanh({}))",
+UNARY = ["math.sin({})", "math.cos({})", "math.tanh({})", "math.sqrt(1.0 + ({0}) * ({0}))", "math.exp(0.3 * math.tanh({}))",
          "abs({})", "math.atan({})", "({}) ** 2"]
 BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / (1.5 + math.tanh({}))", "min({}, {})", "max({}, {})",
           "helper({}, {})", "math.hypot({}, {})"]
