@@ -49,6 +49,13 @@ def check_activity(primal: Primal, activity, argtypes) -> dict:
     return out
 
 
+def _dtype_name(dt) -> str:
+    s = str(dt)
+    if s in ("float64", "float32", "bool"):
+        return s
+    return "int64" if "int" in s else "float64"
+
+
 def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str | None = None,
              cache: bool = True) -> Generated:
     """Generate the adjoint of ``primal`` for ``activity`` (one per parameter) and Numba ``argtypes``
@@ -56,8 +63,9 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     argtypes = tuple(argtypes)
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
-    arrays = {p for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension())
+    arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
+    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes) if not target.is_array_type(t)}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars)
     types = infer_types(target.typing_copy(norm), argtypes)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
