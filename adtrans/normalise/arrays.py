@@ -118,7 +118,7 @@ class ArrayLowering:
             elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
             out = d
             for x in elts:
-                if isinstance(x, ast.Constant) and x.value is None:
+                if self.newaxis(x):
                     out += 1
                 elif isinstance(x, ast.Slice):
                     pass
@@ -602,8 +602,7 @@ class ArrayLowering:
             if not self.viewable(e.value):
                 return False
             elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
-            return all(isinstance(x, ast.Slice) or (isinstance(x, ast.Constant) and x.value is None)
-                       or self.ndim(x) == 0 for x in elts)
+            return all(isinstance(x, ast.Slice) or self.newaxis(x) or self.ndim(x) == 0 for x in elts)
         if isinstance(e, ast.Attribute) and e.attr == "T":
             return self.viewable(e.value)
         if isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute) and e.func.attr == "transpose":
@@ -633,8 +632,13 @@ class ArrayLowering:
             return self.index_view(View.whole(tmp, arr.ndim, arr.dtype), e, pre)
         return self.index_view(self.to_view(e.value, pre), e, pre)
 
+    def newaxis(self, x):
+        return (isinstance(x, ast.Constant) and x.value is None) or (
+            isinstance(x, ast.Attribute) and self.canon(x) == "numpy.newaxis")
+
     def index_view(self, v, e, pre):
         elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        elts = [C(None) if self.newaxis(x) else x for x in elts]
         new, fixed, k = [], dict(v.fixed), 0
         if any(isinstance(x, ast.Constant) and x.value is Ellipsis for x in elts):
             raise self.err(e, "`...` in an index", "write the slices out")
@@ -776,6 +780,13 @@ class ArrayLowering:
             return self.call_value(e, pre)
         if isinstance(e, ast.Attribute) and e.attr == "real":
             return self.value(e.value, pre)
+        if isinstance(e, ast.Subscript):
+            return Ref(self.to_view(e, pre))
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            x = self.value(e.value, pre)
+            v = View.whole(self.materialise(x, pre, e), x.ndim, x.dtype)
+            v.axes = v.axes[::-1]
+            return Ref(v)
         raise self.err(e, f"array expression `{ast.unparse(e)}`",
                        "use element-wise arithmetic, ufuncs, slices and reductions, or write the loop")
 
@@ -1066,7 +1077,7 @@ class ArrayLowering:
         ext = [self.extent_atom(a, pre) for a in x.shape]
         kept_ext = [e for k, e in enumerate(ext) if k != ax]
         dt = _float_dt(x.dtype, kind)
-        tmp = self.fresh(kind)
+        tmp = self.fresh(f"{kind}_{ax}")
         init = {"sum": C(0.0), "mean": C(0.0), "prod": C(1.0)}.get(kind)
         alloc = ast.Call(func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(kept_ext), ctx=ast.Load())],
                          keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])
