@@ -1,10 +1,16 @@
 """The compiled adjoint of an ``@njit`` kernel (the CPU target's callable)."""
 from __future__ import annotations
 
+import numpy as np
+
 from .arguments import primal_of, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError
 from .targets.cpu import CPU
+
+
+def _seed_value(w):
+    return np.asarray(w, dtype=np.float64) if np.ndim(w) else float(w)
 
 
 class AdjointFunction:
@@ -28,6 +34,14 @@ class AdjointFunction:
         primal_args, seeds = split_args(self.activity, args)
         gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
         full = list(args[:len(args) - len(seeds)])
+        if gen.seed_args:       # a kernel returning arrays: one seed per returned value
+            if len(seeds) != gen.seed_args:
+                raise ActivityError(f"{self.primal.name} returns {gen.seed_args} value(s), some of them arrays: "
+                                    f"pass one seed per returned value (seed=(w1, w2, ...), arrays shaped "
+                                    f"like the results), got {len(seeds)}")
+            full += [_seed_value(w) for w in seeds] + [1.0]
+            out = fn(*full)
+            return () if out is None else out
         if len(seeds) < len(gen.seeds):
             seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
         full += seeds[:len(gen.seeds)]

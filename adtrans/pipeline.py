@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from numba.core import types as nbtypes
+
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
@@ -28,6 +30,7 @@ class Generated:
     seeds: list
     global_arrays: dict
     parallel: bool
+    seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -66,7 +69,10 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
     scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes) if not target.is_array_type(t)}
     norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars)
-    types = infer_types(target.typing_copy(norm), argtypes)
+    seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
+                       if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
+    param_activity.update({w: "const" for w, _, _ in norm.seed_params})
+    types = infer_types(target.typing_copy(norm), argtypes + seed_types)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
     marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal)
@@ -75,7 +81,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = tidy(func, marked.builder.scalar_names())
     text = render_function(func, target.decorator(primal, conv["parallel"], cache))
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
-                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"])
+                     seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
+                     seed_args=len(norm.seed_params))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

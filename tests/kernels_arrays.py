@@ -326,3 +326,14 @@ def linear(x):
 @njit
 def wrapper(x, w):
     return np.sum(linear(x) * w)
+
+
+@njit
+def returns_array(x, c):
+    return np.sin(x) * c
+
+
+@njit
+def returns_two(A, x):
+    y = A @ x
+    return y * y, np.sum(A, axis=0)

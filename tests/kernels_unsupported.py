@@ -64,3 +64,21 @@ closure = make_closure()
 def row_view(A, a):
     row = A[1]             # <- array view
     return row[0] * a
+
+
+@njit(cache=True)
+def fancy_index(x, idx):
+    y = x[idx]             # <- indexing with an array
+    return y[0]
+
+
+@njit(cache=True)
+def view_rebound(A, a):
+    row = A[1]
+    row = A[:, 0]          # <- rebound to a view
+    return row[0] * a
+
+
+@njit
+def calls_det(A):
+    return np.linalg.det(A)            # <- no rule

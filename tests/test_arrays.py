@@ -2,7 +2,9 @@
 import numpy as np
 import pytest
 
+import adtrans
 import kernels_arrays as K
+import kernels_unsupported as U
 from fdcheck import check
 
 RNG = np.random.default_rng(11)
@@ -46,9 +48,54 @@ CASES = [
     (K.prange_rows, lambda: [u(5, 3), u(3), u(5)]),
     (K.heat_time_loop, lambda: [u(9), 0.2, 3]),
     (K.wrapper, lambda: [u(5), u(5)]),
+    (U.slicing, lambda: [u(4)]),              # refused before whole-array support
+    (U.row_view, lambda: [u(3, 2), 0.5]),
+    (U.calls_unknown, lambda: [u(5)]),        # np.linalg.norm
 ]
 
 
 @pytest.mark.parametrize("fn,args", CASES, ids=lambda v: getattr(v, "__name__", ""))
 def test_array_kernel_matches_finite_differences(fn, args):
     check(fn, args())
+
+
+def _fd_seeded(fn, args, seeds, k, h=1e-6):
+    """Central differences of sum_r <fn(args)_r, seed_r> in argument ``k`` (array)."""
+    def f(a):
+        vals = list(args)
+        vals[k] = a
+        out = fn(*vals)
+        out = out if isinstance(out, tuple) else (out,)
+        return sum(float(np.sum(o * w)) for o, w in zip(out, seeds))
+    x = args[k]
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        xp, xm = x.copy(), x.copy()
+        xp[i] += h
+        xm[i] -= h
+        g[i] = (f(xp) - f(xm)) / (2 * h)
+    return g
+
+
+def test_kernel_returning_an_array_takes_an_array_seed():
+    x, w = u(6), u(6)
+    dx = np.zeros_like(x)
+    (dc,) = adtrans.autodiff(K.returns_array, adtrans.Duplicated(x, dx), adtrans.Active(1.7), seed=w)
+    np.testing.assert_allclose(dx, _fd_seeded(K.returns_array, [x, 1.7], [w], 0), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(dc, np.sum(np.sin(x) * w), rtol=1e-12)
+
+
+def test_kernel_returning_a_tuple_of_arrays_takes_one_seed_each():
+    A, x = u(3, 4), u(4)
+    w1, w2 = u(3), u(4)
+    dA, dx = np.zeros_like(A), np.zeros_like(x)
+    adtrans.autodiff(K.returns_two, adtrans.Duplicated(A, dA), adtrans.Duplicated(x, dx), seed=(w1, w2))
+    np.testing.assert_allclose(dA, _fd_seeded(K.returns_two, [A, x], [w1, w2], 0), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(dx, _fd_seeded(K.returns_two, [A, x], [w1, w2], 1), rtol=1e-7, atol=1e-9)
+    with pytest.raises(adtrans.ActivityError, match="one seed per returned value"):
+        adtrans.autodiff(K.returns_two, adtrans.Duplicated(A, dA), adtrans.Duplicated(x, dx), seed=w1)
+
+
+def test_grad_of_a_weighted_sum_of_a_helper_returning_an_array():
+    x, w = u(5), u(5)
+    np.testing.assert_allclose(adtrans.grad(K.wrapper)(x, w), 2.0 * w, rtol=1e-14)

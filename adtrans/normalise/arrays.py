@@ -37,6 +37,7 @@ class ArrayLowering:
         self.views = dict(views or {})
         self.sdt = dict(scalar_types or {})
         self.result_info: list = []
+        self.seed_params: list = []      # (name, ndim, dtype) of the seeds of returned arrays
         self.np = self._numpy_alias()
         self.params = set(norm.p.params)
         self.depth = 0
@@ -591,8 +592,28 @@ class ArrayLowering:
                 out.append(N(tmp))
                 info.append((arr.ndim, arr.dtype))
         self.result_info = info
+        if len(self.n.stack) == 1 and any(nd for nd, _ in info):
+            return self.seeded_return(out, info, pre, s)
         s.value = out[0] if len(out) == 1 else ast.Tuple(elts=out, ctx=ast.Load())
         return [s]
+
+    def seeded_return(self, out, info, pre, s):
+        """A kernel returning arrays: ``return <r_1, w_1> + <r_2, w_2> + ...`` with one seed
+        parameter ``w_k`` per result (an array like the result, or a float), so the adjoint of the
+        returned float is the adjoint for those seeds (``autodiff(..., seed=(w_1, w_2))``)."""
+        total = None
+        for k, (v, (nd, dt)) in enumerate(zip(out, info)):
+            w = self.fresh(f"seed_{v.id}" if isinstance(v, ast.Name) else f"seed_{k}")
+            self.seed_params.append((w, nd, "float64" if dt != "float32" else dt))
+            if nd:
+                self.info[w] = (nd, "float64")
+                x = self.value(ast.BinOp(left=v, op=ast.Mult(), right=N(w)), pre)
+                term = self.reduce_all("sum", x, pre, s)
+            else:
+                term = ast.BinOp(left=v, op=ast.Mult(), right=N(w))
+            total = term if total is None else ast.BinOp(left=total, op=ast.Add(), right=term)
+        self.result_info = [(0, "float64")]
+        return [ast.copy_location(ast.Return(value=total), s)]
 
     # --------------------------------------------------------------- views
     def viewable(self, e):
@@ -858,7 +879,8 @@ class ArrayLowering:
                 infos = self.helper_results(e)
                 self.info[tmp] = infos[0]
                 return Ref(View.whole(tmp, *infos[0]))
-            raise self.err(e, f"call `{ast.unparse(e.func)}` on arrays", "call it element by element in a loop")
+            raise self.err(e, f"call `{ast.unparse(e.func)}` on arrays, which has no adjoint rule",
+                           "call it element by element in a loop")
         if name in REDUCTIONS or name in ("amax", "amin"):
             return self.reduce_axis(name.lstrip("a") if name in ("amax", "amin") else name, args[0], _axis(e, recv),
                                     pre, e)
@@ -1016,7 +1038,7 @@ class ArrayLowering:
                 dt = "float64"
             func = self.npf(name)
             return elementwise(parts, dt, lambda v: ast.Call(func=copy.deepcopy(func), args=v, keywords=[]), chk)
-        raise self.err(e, f"np.{name} on arrays", _refusal_hint(name))
+        raise self.err(e, f"np.{name} on arrays, which has no adjoint rule", _refusal_hint(name))
 
     def shape_axes(self, s, pre):
         if isinstance(s, (ast.Tuple, ast.List)):

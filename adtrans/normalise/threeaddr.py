@@ -67,6 +67,7 @@ class Normalised:
     global_arrays: dict = field(default_factory=dict)
     parallel: bool = False
     result_info: list = field(default_factory=list)     # (ndim, dtype) per result (ndim 0: scalar)
+    seed_params: list = field(default_factory=list)     # (name, ndim, dtype): seeds of returned arrays
     cuda: bool = False
     primal: Primal | None = None
 
@@ -251,10 +252,12 @@ class Normaliser:
         self.block(body, out, top=True)
         out = self.freeze_branch_tests(out)
         out = SSA(self.fresh, self.arrays, self.results, reads_outside_loops(out)).run(out, self.p.params)
-        return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
+        seeds = self.lowering.seed_params if self.lowering else []
+        return Normalised(name=self.p.name, params=list(self.p.params) + [w for w, _, _ in seeds], body=out, results=self.results,
                           filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
                           global_arrays=self.global_arrays, parallel=self.p.parallel, cuda=self.p.cuda,
-                          primal=self.p, result_info=self.lowering.result_info if self.lowering else [])
+                          primal=self.p, result_info=self.lowering.result_info if self.lowering else [],
+                          seed_params=list(seeds))
 
     def freeze_branch_tests(self, stmts):
         """Copy an ``if`` test that its own branches reassign, so the reverse sweep sees the decision."""
