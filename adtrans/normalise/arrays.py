@@ -1179,10 +1179,22 @@ class ArrayLowering:
                 return N(out)
             return N(acc)
         if kind in ("max", "min"):
-            pre.append(ast.Assign(targets=[N(acc, True)], value=x.at([C(0)] * x.ndim)))
-            fn = kind
-            pre += self.loops(ext, lambda idx: [ast.Assign(targets=[N(acc, True)], value=ast.Call(
-                func=N(fn), args=[N(acc), x.at(idx)], keywords=[]))], like)
+            # find the position of the first extreme element (a constant search), then read it there:
+            # the adjoint goes to that one element, with no tape
+            where = [self.fresh(f"at_{n}") for n in _index_names(x.ndim)]
+            for w in where:
+                self.sdt[w] = "int64"
+                pre.append(ast.Assign(targets=[N(w, True)], value=C(0)))
+            cmp = ast.Gt() if kind == "max" else ast.Lt()
+
+            def search(idx):        # only integers are carried from one iteration to the next
+                v, b = self.fresh("item"), self.fresh("best")
+                return [ast.Assign(targets=[N(v, True)], value=x.at(idx)),
+                        ast.Assign(targets=[N(b, True)], value=x.at([N(w) for w in where])),
+                        ast.If(test=ast.Compare(left=N(v), ops=[cmp], comparators=[N(b)]), body=[
+                            ast.Assign(targets=[N(w, True)], value=i) for w, i in zip(where, idx)], orelse=[])]
+            pre += self.loops(ext, search, like)
+            pre.append(ast.Assign(targets=[N(acc, True)], value=x.at([N(w) for w in where])))
             return N(acc)
         if kind in ("var", "std"):
             m = self.reduce_all("mean", x, pre, like)
