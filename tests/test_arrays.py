@@ -17,7 +17,7 @@ def u(*shape, lo=0.2, hi=1.2):
 CASES = [
     (K.jacobi_1d, lambda: [u(10), u(10), 3]),
     (K.jacobi_2d, lambda: [u(6, 7), u(6, 7), 2]),
-    (K.heat_3d, lambda: [u(5, 5, 6), u(5, 5, 6), 2]),
+    pytest.param(K.heat_3d, lambda: [u(5, 5, 6), u(5, 5, 6), 2], marks=pytest.mark.slow),   # compiles for over 10 s
     (K.seidel_2d, lambda: [u(6, 6), 2]),
     (K.fdtd_2d, lambda: [u(5, 6), u(5, 6), u(5, 6), u(3), 3]),
     (K.gemm, lambda: [1.5, 1.2, u(3, 4), u(3, 5), u(5, 4)]),
@@ -37,12 +37,12 @@ CASES = [
     (K.logsumexp, lambda: [u(7)]),
     (K.softmax_dot, lambda: [u(7), u(7)]),
     (K.kde, lambda: [u(4), u(6), 0.5]),
-    (K.gmm_loglik, lambda: [u(5, 2), u(3, 2), u(3, 2, lo=-0.3, hi=0.3), u(3, lo=-1, hi=0)]),
+    pytest.param(K.gmm_loglik, lambda: [u(5, 2), u(3, 2), u(3, 2, lo=-0.3, hi=0.3), u(3, lo=-1, hi=0)], marks=pytest.mark.slow),   # compiles for over 10 s
     (K.arc_distance, lambda: [u(5), u(5), u(5), u(5)]),
     (K.black_scholes, lambda: [u(5, lo=5, hi=15), u(5, lo=5, hi=15), u(5, lo=0.5, hi=2), 0.05, 0.3]),
     (K.filter_2d, lambda: [u(6, 7), u(3, 3)]),
-    (K.ufuncs, lambda: [u(5), u(5)]),
-    (K.shapes, lambda: [u(3, 4), u(4)]),
+    pytest.param(K.ufuncs, lambda: [u(5), u(5)], marks=pytest.mark.slow),   # compiles for over 10 s
+    pytest.param(K.shapes, lambda: [u(3, 4), u(4)], marks=pytest.mark.slow),   # compiles for over 10 s
     (K.reductions_axis, lambda: [u(3, 4)]),
     (K.views, lambda: [u(4, 5), u(5)]),
     (K.prange_rows, lambda: [u(5, 3), u(3), u(5)]),

@@ -260,7 +260,7 @@ class ArrayLowering:
         return out
 
     def stmt(self, s):
-        s = self.rename(s)
+        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         pre = []
         try:
             made = self._stmt(s, pre)
