@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 from numba.core.errors import NumbaError
 
 from .arguments import primal_of, split_args, typeof_args
@@ -10,6 +11,10 @@ from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
 from .targets.cpu import CPU
+
+
+def _seed_value(w):
+    return np.asarray(w, dtype=np.float64) if np.ndim(w) else float(w)
 
 
 class AdjointFunction:
@@ -33,9 +38,16 @@ class AdjointFunction:
         primal_args, seeds = split_args(self.activity, args)
         gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
         full = list(args[:len(args) - len(seeds)])
-        if len(seeds) < len(gen.seeds):
-            seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
-        full += seeds[:len(gen.seeds)]
+        if gen.seed_args:       # a kernel returning arrays: one seed per returned value
+            if len(seeds) != gen.seed_args:
+                raise ActivityError(f"{self.primal.name} returns {gen.seed_args} value(s), some of them arrays: "
+                                    f"pass one seed per returned value (seed=(w1, w2, ...), arrays shaped "
+                                    f"like the results), got {len(seeds)}")
+            full += [_seed_value(w) for w in seeds] + [1.0]
+        else:
+            if len(seeds) < len(gen.seeds):
+                seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
+            full += seeds[:len(gen.seeds)]
         try:
             out = fn(*full)
         except NumbaError as exc:       # typing or compiling the generated code failed: our bug

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from numba.core import types as nbtypes
+
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
@@ -30,6 +32,7 @@ class Generated:
     global_arrays: dict
     parallel: bool
     where: dict = None          # line of the function source -> (user's file, line)
+    seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -51,6 +54,13 @@ def check_activity(primal: Primal, activity, argtypes) -> dict:
     return out
 
 
+def _dtype_name(dt) -> str:
+    s = str(dt)
+    if s in ("float64", "float32", "bool"):
+        return s
+    return "int64" if "int" in s else "float64"
+
+
 def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str | None = None,
              cache: bool = True) -> Generated:
     """Generate the adjoint of ``primal`` for ``activity`` (one per parameter) and Numba ``argtypes``
@@ -58,10 +68,13 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     argtypes = tuple(argtypes)
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
-    arrays = {p for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    ndims = {p: t.ndim for p, t in zip(primal.params, argtypes) if p in arrays and hasattr(t, "ndim")}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension(), ndims=ndims)
-    types = infer_types(target.typing_copy(norm), argtypes)
+    arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
+    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes) if not target.is_array_type(t)}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars)
+    seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
+                       if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
+    param_activity.update({w: "const" for w, _, _ in norm.seed_params})
+    types = infer_types(target.typing_copy(norm), argtypes + seed_types)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
     marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal)
@@ -73,7 +86,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
-                     where=where)
+                     where=where, seed_args=len(norm.seed_params))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 import adtrans  # noqa: E402
 import gradbench as GB  # noqa: E402
+import array_kernels as AK  # noqa: E402
 import kernels as K  # noqa: E402
 
 
@@ -135,9 +136,39 @@ def rows(repeats, quick, only=None):
         out.append(case(f"prange pairwise {a.shape[0]}x{b.shape[0]}", lambda: K.pairwise_prange(a, b, o),
                         lambda: adj2(a, np.zeros_like(a), b, np.zeros_like(b), o, np.ones_like(o)), threads=th,
                         repeats=repeats, note="fused; per-thread buffers for d_b"))
+    out.extend(array_rows(repeats, quick))
     out.extend(minibude_rows(repeats, quick))
     out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return out
+
+
+def array_rows(repeats, quick):
+    """Whole-array NumPy kernels (bench/array_kernels.py), lowered to loops by adtrans."""
+    rng = np.random.default_rng(1)
+    out = []
+    n, steps = (2000, 200) if not quick else (500, 50)
+    u0 = rng.uniform(0, 1, n)
+    out.append(case(f"slice stencil time loop n={n} steps={steps}", lambda: AK.heat_slices(u0.copy(), 0.2, steps),
+                    lambda: adtrans.grad(AK.heat_slices)(u0.copy(), 0.2, steps), repeats=repeats,
+                    note="u[1:-1] = un[1:-1] + c * (un[2:] - ...)"))
+    m = 1000 if not quick else 300
+    x, y, z, mass = (rng.uniform(0, 1, m) for _ in range(4))
+    out.append(case(f"broadcasting N-body n={m}", lambda: AK.nbody_broadcast(x, y, z, mass, 0.1),
+                    lambda: adtrans.grad(AK.nbody_broadcast, argnums=(0, 1, 2))(x, y, z, mass, 0.1),
+                    repeats=repeats, note="x[:, None] - x[None, :]"))
+    k = 200 if not quick else 80
+    A, B, C, D = (rng.uniform(-1, 1, (k, k)) for _ in range(4))
+    out.append(case(f"gemm @ {k}x{k}", lambda: AK.gemm_at(A, B, C),
+                    lambda: adtrans.grad(AK.gemm_at, argnums=(0, 1))(A, B, C), repeats=repeats,
+                    note="primal: BLAS; adjoint: i-k-j loops"))
+    out.append(case(f"2mm @ {k}x{k}", lambda: AK.two_mm_at(A, B, C, D),
+                    lambda: adtrans.grad(AK.two_mm_at, argnums=(0, 1, 2))(A, B, C, D), repeats=repeats,
+                    note="primal: BLAS; adjoint: i-k-j loops"))
+    N = 1_000_000 if not quick else 100_000
+    xs = rng.uniform(-3, 3, N)
+    out.append(case(f"log-sum-exp n={N}", lambda: AK.logsumexp(xs), lambda: adtrans.grad(AK.logsumexp)(xs),
+                    repeats=repeats, note="max, exp, sum"))
     return out
 
 

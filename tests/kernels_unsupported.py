@@ -73,3 +73,21 @@ def untypable(x, table):
     s = x[0] * 2.0
     c = math.gamma(table)              # <- Numba cannot type
     return s * c
+
+
+@njit(cache=True)
+def fancy_index(x, idx):
+    y = x[idx]             # <- indexing with an array
+    return y[0]
+
+
+@njit(cache=True)
+def view_rebound(A, a):
+    row = A[1]
+    row = A[:, 0]          # <- rebound to a view
+    return row[0] * a
+
+
+@njit
+def calls_det(A):
+    return np.linalg.det(A)            # <- no rule

@@ -35,6 +35,7 @@ from ..ir.nodes import name
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
+from .arrays import ArrayLowering
 from .jumps import JumpLowering
 from .ssa import SSA, reads_outside_loops
 
@@ -66,6 +67,8 @@ class Normalised:
     alloc: NameAllocator
     global_arrays: dict = field(default_factory=dict)
     parallel: bool = False
+    result_info: list = field(default_factory=list)     # (ndim, dtype) per result (ndim 0: scalar)
+    seed_params: list = field(default_factory=list)     # (name, ndim, dtype): seeds of returned arrays
     cuda: bool = False
     primal: Primal | None = None
 
@@ -205,9 +208,18 @@ def value_name(rhs, base: str) -> str:
 
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
-                 inline_stack=(), resolver: Resolver | None = None, ext=None, ndims=None):
+                 inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None):
+        """``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
+        whole-array lowering of :mod:`.arrays`); ``views``: parameters bound to views of the caller's
+        arrays (inlined helpers); ``ndims``: numbers of dimensions of arrays, where known (for
+        ``.flat``, ``np.ndindex``, shape unpacking; taken from ``array_params`` when it is a dict)."""
         self.p = primal
-        self.ndims = dict(ndims or {})     # array name -> number of dimensions, where known
+        self.array_info = dict(array_params) if isinstance(array_params, dict) else None
+        self.ndims = dict(ndims or {})
+        if self.array_info:
+            self.ndims.update({p: v[0] for p, v in self.array_info.items() if p not in self.ndims})
+        self.views = dict(views or {})
+        self.lowering = None
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
         self.stack = tuple(inline_stack) + (primal.name,)
@@ -216,6 +228,13 @@ class Normaliser:
         self.ext = ext      # target extension (adtrans.cuda): lowers calls/attributes of that target
         self.locals = set(primal.params) | {n.id for n in ast.walk(primal.tree)
                                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for v in self.views.values():        # a view parameter's base and index placeholders
+            self.arrays.add(v.base)
+            if self.array_info is not None:
+                self.array_info[v.base] = (v.base_ndim, v.dtype)
+            self.locals |= {v.base} | {n.id for e in list(v.fixed.values()) + [x for a in v.axes for x in
+                                                                              (a.start, a.length) if x is not None]
+                                       for n in ast.walk(e) if isinstance(n, ast.Name)}
 
     def fresh(self, base):
         name = self.alloc.fresh(base)
@@ -235,15 +254,20 @@ class Normaliser:
             raise self.err(self.p.tree, str(exc), "rewrite the loop with an explicit flag") from None
         self.locals |= {n.id for s in body for n in ast.walk(s)
                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if self.array_info is not None and not self.p.cuda:
+            self.lowering = ArrayLowering(self, self.array_info, self.views, getattr(self, "scalar_types", None))
+            body = self.lowering.run(body)
         self.results: list[str] = list(lower.ret_names or [])
         out: list[ast.stmt] = []
         self.block(body, out, top=True)
         out = self.freeze_branch_tests(out)
         out = SSA(self.fresh, self.arrays, self.results, reads_outside_loops(out)).run(out, self.p.params)
-        return Normalised(name=self.p.name, params=list(self.p.params), body=out, results=self.results,
+        seeds = self.lowering.seed_params if self.lowering else []
+        return Normalised(name=self.p.name, params=list(self.p.params) + [w for w, _, _ in seeds], body=out, results=self.results,
                           filename=self.p.filename, arrays=self.arrays, alloc=self.alloc,
                           global_arrays=self.global_arrays, parallel=self.p.parallel, cuda=self.p.cuda,
-                          primal=self.p)
+                          primal=self.p, result_info=self.lowering.result_info if self.lowering else [],
+                          seed_params=list(seeds))
 
     def freeze_branch_tests(self, stmts):
         """Copy an ``if`` test that its own branches reassign, so the reverse sweep sees the decision."""
@@ -727,22 +751,52 @@ class Normaliser:
             return node     # x.dtype
         raise self.err(node, f"dtype `{ast.unparse(node)}`", "use np.float64, np.float32, np.int64 ...")
 
+    def helper_of(self, call):
+        """The jitted helper a call names (object, or file-function name), else None."""
+        dotted = self.resolver.dotted(call.func)
+        found, obj = self.resolver.lookup(dotted) if dotted else (False, None)
+        if found and (hasattr(obj, "py_func") or (callable(obj) and type(obj).__name__ == "function"
+                                                   and obj.__module__ not in ("math",))):
+            return obj
+        if dotted and not found and self.resolver.globals is None and dotted in self.resolver.file_functions:
+            return dotted
+        return None
+
+    def helper_primal(self, helper):
+        return parse_file_function(self.p.filename, helper) if isinstance(helper, str) else parse_function(helper)
+
+    def helper_result_info(self, call, lowering):
+        """(ndim, dtype) of each result of the helper ``call`` names (for the array lowering)."""
+        hp = self.helper_primal(self.helper_of(call))
+        if hp.name in self.stack:
+            raise self.err(call, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
+        arrays, views = lowering.arg_infos(hp.params, call.args)
+        arrays.update({p: (len(v.axes), v.dtype) for p, v in views.items()})
+        inner = Normaliser(hp, arrays, NameAllocator(names_in(hp.tree)), self.stack,
+                           Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
+                           else self.resolver, ext=self.ext).run()
+        return inner.result_info or [(0, "float64")] * len(inner.results)
+
     def inline(self, helper, expr: ast.Call, out, want, base):
-        if isinstance(helper, str):
-            hp = parse_file_function(self.p.filename, helper)
-        else:
-            hp = parse_function(helper)
+        hp = self.helper_primal(helper)
         if hp.name in self.stack:
             raise self.err(expr, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
         args = [self.atom(a, out, hp.name + "_arg") for a in bind_call(hp, expr, self.err)]
         array_params = {p for p, a in zip(hp.params, args) if isinstance(a, ast.Name) and a.id in self.arrays}
         ndims = {p: self.ndims[a.id] for p, a in zip(hp.params, args) if p in array_params and a.id in self.ndims}
-        inner = Normaliser(hp, array_params, NameAllocator(names_in(hp.tree)), self.stack,
+        inner_alloc = NameAllocator(names_in(hp.tree))
+        views, placeholders = {}, {}
+        if self.lowering is not None:
+            info, caller_views = self.lowering.arg_infos(hp.params, args)
+            array_params = {p: info[p] for p in array_params if p in info} if \
+                all(p in info for p in array_params) else array_params
+            views, placeholders = self.lowering.helper_views(caller_views, inner_alloc)
+        inner = Normaliser(hp, array_params, inner_alloc, self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext, ndims=ndims).run()
+                           else self.resolver, ext=self.ext, views=views, ndims=ndims).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
-        mapping = {}
+        mapping = dict(placeholders)
         for p, a in zip(hp.params, args):
             if p in array_params:
                 mapping[p] = a.id
@@ -753,7 +807,7 @@ class Normaliser:
             if n not in mapping and n not in inner.global_arrays:
                 mapping[n] = self.fresh(f"{hp.name}_{n}")
         for p, a in zip(hp.params, args):
-            if p not in array_params:
+            if p not in array_params and p not in views:
                 out.append(ast.copy_location(ast.Assign(targets=[name(mapping[p], True)], value=a), expr))
         renamer = _Rename(mapping)
         for s in inner.body:
@@ -787,7 +841,11 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def normalise(primal: Primal, array_params: set, ext=None, ndims=None) -> Normalised:
-    """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays;
-    ``ndims``: their numbers of dimensions (for ``.flat``, ``np.ndindex``, shape unpacking)."""
-    return Normaliser(primal, array_params, ext=ext, ndims=ndims).run()
+def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None) -> Normalised:
+    """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
+    or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
+    the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
+    arrays (when ``array_params`` is a set)."""
+    n = Normaliser(primal, array_params, ext=ext, ndims=ndims)
+    n.scalar_types = dict(scalar_types or {})
+    return n.run()

@@ -29,7 +29,23 @@ class LoopStrategies:
             return "carried", why
         return "taped", why
 
+    def passive(self, L) -> bool:
+        """A loop that writes no array and assigns only inactive scalars (a search for the
+        position of a maximum): it has no adjoint."""
+        _, written, _ = self.body_arrays(L.body)
+        if written:
+            return False
+        for n in ast.walk(ast.Module(body=list(L.body), type_ignores=[])):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and self.is_active(n.id):
+                return False
+        return not any(isinstance(n, ast.While) for n in ast.walk(L))
+
     def loop(self, L, scope, depth):
+        if isinstance(L, ast.For) and self.passive(L):
+            saves, pops = self.compound_save(L, scope)
+            scope.seen.add(L.target.id)
+            note = comment("passive loop (no active value): no adjoint")
+            return saves + [note, self.rename(copy.deepcopy(L), scope)], pops
         strategy, why = self.plan(L, scope)
         if strategy == "recompute":
             return self.recompute_loop(L, scope, depth)

@@ -1,0 +1,1653 @@
+"""Whole-array NumPy statements -> scalar loops (runs after :mod:`.jumps`, before :mod:`.threeaddr`).
+
+See :mod:`.arrayvalues` for the values (views, broadcast element functions) and the
+table of supported NumPy names.  Entry point: :meth:`ArrayLowering.run`.  Every
+statement it writes carries the position of the user's statement it came from, so
+``# adjoint of:`` comments and errors name the user's line.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+
+from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
+                          View, ViewAxis, C, N, add, broadcast, bidx, elementwise, is_const, join_dtypes,
+                          located, mul, same, sub)
+from ..rules.derivatives import intrinsic_of
+
+ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
+METHODS = {"sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all", "reshape",
+           "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "astype", "clip", "fill"}
+FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
+DTYPE_NAMES = {"float64": "float64", "float32": "float32", "int64": "int64", "int32": "int64", "intp": "int64",
+               "bool_": "bool", "float": "float64", "int": "int64", "bool": "bool", "float_": "float64"}
+
+
+class ArrayLowering:
+    """Rewrites the whole-array statements of one kernel body (one :class:`Normaliser`).
+
+    ``info``: array name -> (ndim, dtype) for parameters/globals; ``views``: view name ->
+    :class:`View` known on entry (a helper's view parameters).  After :meth:`run`,
+    ``result_info`` holds (ndim, dtype) per returned value (ndim 0: scalar).
+    """
+
+    def __init__(self, norm, info, views=None, scalar_types=None):
+        self.n = norm
+        self.info = dict(info)
+        self.views = dict(views or {})
+        self.sdt = dict(scalar_types or {})
+        self.result_info: list = []
+        self.seed_params: list = []      # (name, ndim, dtype) of the seeds of returned arrays
+        self.np = self._numpy_alias()
+        self.params = set(norm.p.params)
+        self.depth = 0
+        self.renames: dict = {}
+
+    # ---------------------------------------------------------------- basics
+    def _numpy_alias(self):
+        r = self.n.resolver
+        if r.globals is not None:
+            for k, v in sorted(r.globals.items()):
+                if type(v).__name__ == "module" and getattr(v, "__name__", "") == "numpy":
+                    return k
+        for k, v in sorted(r.imports.items()):
+            if v == "numpy":
+                return k
+        return "np"
+
+    def npf(self, attr):
+        return ast.Attribute(value=N(self.np), attr=attr, ctx=ast.Load())
+
+    def err(self, node, construct, hint=""):
+        return self.n.err(node, construct, hint)
+
+    def fresh(self, base):
+        return self.n.fresh(base)
+
+    def canon(self, func):
+        dotted = self.n.resolver.dotted(func)
+        if dotted is None:
+            return None
+        return self.n.resolver.canonical(dotted)
+
+    def numpy_name(self, func):
+        """``sum`` for ``np.sum``, ``linalg.norm`` for ``np.linalg.norm``, else None."""
+        c = self.canon(func)
+        if c and c.startswith("numpy."):
+            return c[len("numpy."):]
+        return None
+
+    def is_helper(self, call):
+        dotted = self.n.resolver.dotted(call.func)
+        if dotted is None:
+            return False
+        found, obj = self.n.resolver.lookup(dotted)
+        if found and hasattr(obj, "py_func"):
+            return True
+        if found and callable(obj) and type(obj).__name__ == "function" and obj.__module__ not in ("math",):
+            return True
+        return not found and self.n.resolver.globals is None and dotted in self.n.resolver.file_functions
+
+    # ------------------------------------------------------------ shape facts
+    def array_info(self, nm):
+        if nm in self.views:
+            v = self.views[nm]
+            return len(v.axes), v.dtype
+        if nm in self.info:
+            return self.info[nm]
+        if nm not in self.n.locals:
+            found, obj = self.n.resolver.lookup(nm)
+            if found and type(obj).__name__ == "ndarray":
+                self.n.name(ast.Name(id=nm, ctx=ast.Load()))      # registers the global array
+                self.info[nm] = (obj.ndim, _dt(str(obj.dtype)))
+                return self.info[nm]
+        return None
+
+    def ndim(self, e) -> int:
+        """Static number of dimensions of ``e`` (0: scalar)."""
+        if isinstance(e, ast.Name):
+            i = self.array_info(e.id)
+            return i[0] if i else 0
+        if isinstance(e, ast.Constant):
+            return 0
+        if isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+                return 0
+            d = self.ndim(e.value)
+            if d == 0:
+                return 0
+            elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            out = d
+            for x in elts:
+                if self.newaxis(x):
+                    out += 1
+                elif isinstance(x, ast.Slice):
+                    pass
+                elif self.ndim(x) > 0:
+                    raise self.err(e, f"indexing with an array `{ast.unparse(e)}`",
+                                   "index with integers and slices, or write the gather loop")
+                else:
+                    out -= 1
+            return out
+        if isinstance(e, ast.Attribute):
+            if e.attr == "T":
+                return self.ndim(e.value)
+            if e.attr in ("real", "flat"):
+                return self.ndim(e.value)
+            return 0
+        if isinstance(e, ast.BinOp):
+            l, r = self.ndim(e.left), self.ndim(e.right)
+            if isinstance(e.op, ast.MatMult):
+                return _matmul_ndim(l, r)
+            return max(l, r)
+        if isinstance(e, ast.UnaryOp):
+            return self.ndim(e.operand)
+        if isinstance(e, ast.Compare):
+            return max([self.ndim(e.left)] + [self.ndim(c) for c in e.comparators])
+        if isinstance(e, ast.BoolOp):
+            return max(self.ndim(v) for v in e.values)
+        if isinstance(e, ast.IfExp):
+            return max(self.ndim(e.body), self.ndim(e.orelse))
+        if isinstance(e, ast.Call):
+            return self.call_ndim(e)
+        return 0
+
+    def call_ndim(self, e):
+        f = e.func
+        name, recv = self.numpy_name(f), None
+        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
+            name, recv = f.attr, f.value
+        args = ([recv] if recv is not None else []) + list(e.args)
+        if name is None:
+            if self.is_helper(e):
+                infos = self.helper_results(e)
+                return infos[0][0] if len(infos) == 1 else 0
+            return 0
+        kw = {k.arg: k.value for k in e.keywords}
+        nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
+        if name in REDUCTIONS or name in ("amax", "amin"):
+            if name in ("argmax", "argmin", "any", "all") or _axis(e, recv) is None:
+                return 0
+            return max(nd[0] - 1, 0)
+        if name in ("dot", "matmul"):
+            return _matmul_ndim(nd[0], nd[1])
+        if name in ("vdot", "trace", "linalg.norm"):
+            return 0
+        if name in ("zeros", "ones", "empty", "full"):
+            s = args[0] if args else kw.get("shape")
+            return self.shape_len(s)
+        if name in ("zeros_like", "ones_like", "empty_like", "full_like", "copy", "ascontiguousarray", "cumsum",
+                    "astype", "clip", "negative", "square"):
+            if name == "cumsum" and _axis(e, recv) is None:
+                return 1
+            return nd[0]
+        if name in ("arange", "linspace", "ravel", "flatten"):
+            return 1
+        if name in ("eye", "outer", "triu", "tril"):
+            return 2
+        if name == "diag":
+            return 2 if nd[0] == 1 else 1
+        if name == "reshape":
+            s = args[1:] if recv is not None else args[1:2]
+            if recv is not None and len(e.args) > 1:
+                return len(e.args)
+            return self.shape_len(s[0]) if s else 0
+        if name == "transpose":
+            return nd[0]
+        if name in ("hstack", "vstack", "concatenate", "stack"):
+            parts = args[0].elts if isinstance(args[0], (ast.Tuple, ast.List)) else []
+            d = max((self.ndim(p) for p in parts), default=1)
+            if name == "stack" or (name == "vstack" and d == 1):
+                return d + 1
+            return d
+        if name == "where":
+            return max(self.ndim(a) for a in args)
+        if name in ELEMENTWISE_BINOPS or name in COMPARE_UFUNCS:
+            return max(nd)
+        if intrinsic_of(dotted="numpy." + name) is not None:
+            return max(nd) if nd else 0
+        return max(nd) if nd else 0
+
+    def shape_len(self, s):
+        if s is None:
+            return 0
+        if isinstance(s, (ast.Tuple, ast.List)):
+            return len(s.elts)
+        if isinstance(s, ast.Attribute) and s.attr == "shape":
+            return self.ndim(s.value)
+        return 1
+
+    def sdtype(self, e):
+        """dtype of a scalar expression (None: a Python number, which does not promote)."""
+        if isinstance(e, ast.Constant):
+            if isinstance(e.value, bool):
+                return "bool"
+            return None
+        if isinstance(e, ast.Name):
+            return self.sdt.get(e.id, "float64")
+        if isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
+                return "int64"
+            if isinstance(e.value, ast.Name):
+                i = self.array_info(e.value.id)
+                if i:
+                    return i[1]
+            return "float64"
+        if isinstance(e, ast.Compare) or isinstance(e, ast.BoolOp):
+            return "bool"
+        if isinstance(e, ast.BinOp):
+            d = join_dtypes([self.sdtype(e.left) or "int64", self.sdtype(e.right) or "int64"]) \
+                if isinstance(e.left, ast.Constant) and isinstance(e.right, ast.Constant) else \
+                join_dtypes([self.sdtype(e.left), self.sdtype(e.right)])
+            if isinstance(e.op, ast.Div) and d in ("int64", "bool"):
+                return "float64"
+            return d
+        if isinstance(e, ast.UnaryOp):
+            return self.sdtype(e.operand)
+        if isinstance(e, ast.Call):
+            c = self.canon(e.func) or ""
+            if c in ("builtins.len", "builtins.int", "builtins.round"):
+                return "int64"
+            if c == "builtins.bool":
+                return "bool"
+        return "float64"
+
+    # -------------------------------------------------------------- driver
+    def run(self, body):
+        out = []
+        for s in body:
+            out += self.stmt(s)
+        return out
+
+    def stmt(self, s):
+        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
+        pre = []
+        try:
+            made = self._stmt(s, pre)
+        except RecursionError:
+            raise self.err(s, "array expression too deep") from None
+        return located(pre + made, s)
+
+    def rename(self, s):
+        if not self.renames:
+            return s
+        mapping = self.renames
+
+        class R(ast.NodeTransformer):
+            def visit_Name(self, node):
+                if node.id in mapping and isinstance(node.ctx, ast.Load):
+                    return ast.copy_location(N(mapping[node.id]), node)
+                return node
+        return R().visit(s)
+
+    def body(self, stmts):
+        self.depth += 1
+        saved = dict(self.renames)
+        try:
+            return self.run(stmts) or [ast.Pass()]
+        finally:
+            self.depth -= 1
+            if self.renames != saved:
+                self.renames = saved
+
+    def _stmt(self, s, pre):
+        if isinstance(s, ast.Assign) and len(s.targets) == 1:
+            t = s.targets[0]
+            if isinstance(t, ast.Name):
+                return self.assign_name(t.id, s.value, pre, s)
+            if isinstance(t, ast.Subscript):
+                return self.assign_sub(t, s.value, None, pre, s)
+            if isinstance(t, (ast.Tuple, ast.List)):
+                return self.assign_tuple(s, pre)
+            return [s]
+        if isinstance(s, ast.AugAssign):
+            t = s.target
+            if isinstance(t, ast.Name) and self.ndim(t) > 0:
+                return self.assign_sub(t, s.value, s.op, pre, s)
+            if isinstance(t, ast.Subscript):
+                return self.assign_sub(t, s.value, s.op, pre, s)
+            s.value = self.scalar(s.value, pre)
+            return [s]
+        if isinstance(s, ast.AnnAssign) and s.value is not None:
+            return self._stmt(ast.copy_location(ast.Assign(targets=[s.target], value=s.value), s), pre)
+        if isinstance(s, ast.For):
+            return self.for_(s, pre)
+        if isinstance(s, ast.While):
+            if self.has_array_work(s.test):
+                flag = self.fresh("keep_going")
+                first = self.stmt(ast.copy_location(ast.Assign(targets=[N(flag, True)], value=s.test), s))
+                again = self.stmt(ast.copy_location(ast.Assign(targets=[N(flag, True)],
+                                                               value=copy.deepcopy(s.test)), s))
+                body = self.body(s.body)
+                return first + [ast.copy_location(ast.While(test=N(flag), body=body + again, orelse=s.orelse), s)]
+            s.test = self.scalar(s.test, pre)
+            s.body = self.body(s.body)
+            return [s]
+        if isinstance(s, ast.If):
+            s.test = self.scalar(s.test, pre)
+            s.body = self.body(s.body)
+            s.orelse = self.body(s.orelse) if s.orelse else []
+            return [s]
+        if isinstance(s, ast.Return):
+            return self.return_(s, pre)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            c = s.value
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "fill" and self.ndim(c.func.value) > 0:
+                return self.assign_sub(ast.Subscript(value=c.func.value, slice=ast.Slice(), ctx=ast.Store()),
+                                       c.args[0], None, pre, s)
+            s.value = self.scalar(c, pre)
+            return [s]
+        if isinstance(s, ast.Raise):
+            return [s]
+        return [s]
+
+    def has_array_work(self, e):
+        for n in ast.walk(e):
+            if isinstance(n, ast.Call) and self.ndim(n) == 0 and any(
+                    self.ndim(a) > 0 for a in list(n.args) + ([n.func.value] if isinstance(n.func, ast.Attribute)
+                                                                else [])):
+                if not self.is_helper(n):
+                    return True
+        return False
+
+    # ---------------------------------------------------------- assignments
+    def assign_name(self, t, value, pre, s):
+        nd = self.ndim(value)
+        if nd == 0:
+            if t in self.views:
+                raise self.err(s, f"`{t}` bound to an array view and then to a scalar", "use two names")
+            v = self.scalar(value, pre)
+            self.sdt[t] = self.sdtype(value)
+            return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=v), s)]
+        rebinding = (t in self.info or t in self.views) and self.mentions(value, t)
+        if rebinding and self.depth == 0:
+            # straight-line rebinding (x = np.copy(x), x = x * 2): later statements read a new name
+            new = self.fresh(t)
+            made = self.assign_name(new, value, pre, s)
+            self.renames[t] = new
+            return made
+        if self.viewable(value):
+            view = self.to_view(value, pre)
+            if isinstance(value, ast.Name) and value.id not in self.views:
+                self.info[t] = self.info[value.id]
+                return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(value.id)), s)]
+            return self.bind_view(t, view, pre, s)
+        if t in self.views:
+            raise self.err(s, f"`{t}` bound to an array view and then to a new array", "use two names")
+        if rebinding or (t in self.info and self.depth > 0 and t in self.params):
+            raise self.err(s, f"rebinding array `{t}` to a new array inside a loop or branch",
+                           f"allocate it once and write into it (`{t}[:] = ...`), or use a new name")
+        if isinstance(value, ast.Call):
+            made = self.assign_call(t, value, pre, s)
+            if made is not None:
+                return made
+        arr = self.value(value, pre)
+        self.materialise_into(t, arr, pre, s)
+        return []
+
+    def mentions(self, e, nm):
+        return any(isinstance(n, ast.Name) and n.id == nm for n in ast.walk(e))
+
+    def assign_call(self, t, call, pre, s):
+        """Allocations stay allocations; helper calls stay calls (their results' shapes recorded)."""
+        name = self.numpy_name(call.func)
+        if name in ALLOC:
+            args = [self.shape_arg(a, pre) if k == 0 and not name.endswith("_like") else self.scalar_or_name(a, pre)
+                    for k, a in enumerate(call.args)]
+            kws = [ast.keyword(arg=k.arg, value=self.dtype_arg(k.value)) if k.arg == "dtype" else k
+                   for k in call.keywords]
+            if name.endswith("_like"):
+                src = call.args[0]
+                nd, dt = self.ndim(src), self.arr_dtype(src)
+                if isinstance(src, ast.Name) and src.id not in self.views:
+                    args[0] = N(src.id)
+                else:      # a view or an expression: allocate by its shape
+                    arr = self.value(src, pre)
+                    name = name[:-5]
+                    args[0] = ast.Tuple(elts=[self.extent_atom(a, pre) for a in arr.shape], ctx=ast.Load())
+                    if not kws:
+                        kws = [ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))]
+            else:
+                nd, dt = self.shape_len(call.args[0] if call.args else None), "float64"
+            for k in call.keywords:
+                if k.arg == "dtype":
+                    dt = self.dtype_str(k.value)
+            if len(call.args) > 1 and not name.endswith("_like"):
+                dt = self.dtype_str(call.args[1])
+                args[1] = self.dtype_arg(call.args[1])
+            self.info[t] = (nd, dt)
+            node = ast.Call(func=self.npf(name), args=args, keywords=kws)
+            return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=node), s)]
+        if self.is_helper(call):
+            infos = self.helper_results(call)
+            if len(infos) == 1 and infos[0][0] > 0:
+                self.info[t] = infos[0]
+            return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=self.scalar(call, pre)), s)]
+        return None
+
+    def assign_tuple(self, s, pre):
+        t, v = s.targets[0], s.value
+        if isinstance(v, (ast.Tuple, ast.List)) and len(v.elts) == len(t.elts):
+            if any(self.ndim(x) > 0 for x in v.elts):
+                temps = []
+                for x in v.elts:
+                    if self.ndim(x) > 0 and not (isinstance(x, ast.Name) and x.id not in self.views):
+                        tmp = self.fresh("part")
+                        pre += self.assign_name(tmp, x, pre, s)
+                        temps.append(N(tmp))
+                    else:
+                        temps.append(x)
+                for tgt, x in zip(t.elts, temps):
+                    if isinstance(tgt, ast.Name) and isinstance(x, ast.Name):
+                        i = self.array_info(x.id)
+                        if i:
+                            self.info[tgt.id] = i
+                s.value = ast.Tuple(elts=temps, ctx=ast.Load())
+                return [s]
+            s.value = ast.Tuple(elts=[self.scalar(x, pre) for x in v.elts], ctx=ast.Load())
+            return [s]
+        if isinstance(v, ast.Call) and self.is_helper(v):
+            infos = self.helper_results(v)
+            for tgt, i in zip(t.elts, infos):
+                if isinstance(tgt, ast.Name) and i[0] > 0:
+                    self.info[tgt.id] = i
+            s.value = self.scalar(v, pre)
+            return [s]
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and self.ndim(v.value) > 0:
+            arr = self.value(v.value, pre)
+            s.value = ast.Tuple(elts=[copy.deepcopy(a.extent) for a in arr.shape], ctx=ast.Load())
+            return [s]
+        s.value = self.scalar(v, pre)
+        return [s]
+
+    def assign_sub(self, target, value, op, pre, s):
+        """``target = value`` / ``target op= value`` where ``target`` is an element, a slice or a view."""
+        if isinstance(target, ast.Name):
+            view = self.to_view(target, pre)
+        else:
+            if self.ndim(target) == 0 and not self.viewable(target.value):
+                # a plain element: A[i, j] = ...
+                target.slice = self.scalar(target.slice, pre)
+                v = self.scalar(value, pre)
+                node = ast.Assign(targets=[target], value=v) if op is None else \
+                    ast.AugAssign(target=target, op=op, value=v)
+                return [ast.copy_location(node, s)]
+            view = self.to_view(target, pre)
+        if not view.axes:
+            el = view.element([])
+            el.ctx = ast.Store()
+            v = self.scalar(value, pre)
+            node = ast.Assign(targets=[el], value=v) if op is None else ast.AugAssign(target=el, op=op, value=v)
+            return [ast.copy_location(node, s)]
+        val = self.value(value, pre)
+        if self.reads_base(value, view):
+            tmp = self.fresh(view.base + "_new")
+            self.materialise_into(tmp, val, pre, s)
+            val = Ref(View.whole(tmp, val.ndim, val.dtype))
+        dst = Ref(view)
+        shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s))
+        if len(shape) != dst.ndim or any(a.unit and not d.unit for a, d in zip(shape, dst.shape)):
+            raise self.err(s, f"assigning a {val.ndim}-d value to a {dst.ndim}-d region",
+                           "make the shapes agree (reshape or index the value)")
+        ext = [self.extent_atom(a, pre) for a in dst.shape]
+
+        def body(idx):
+            el = view.element(idx)
+            el.ctx = ast.Store()
+            v = val.at(bidx(val, idx, dst.shape))
+            if op is None:
+                return [ast.Assign(targets=[el], value=v)]
+            return [ast.AugAssign(target=el, op=op, value=v)]
+        pre += self.loops(ext, body, s)
+        return []
+
+    def reads_base(self, value, view):
+        """Does ``value`` read ``view``'s base array anywhere but at the element being written?"""
+        same_view = view.signature()
+        for n in ast.walk(value):
+            if isinstance(n, ast.Name):
+                b = self.views[n.id].base if n.id in self.views else n.id
+                if b != view.base:
+                    continue
+                if n.id in self.views and self.views[n.id].signature() == same_view:
+                    continue
+                if n.id not in self.views and not view.fixed and all(
+                        a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in
+                        enumerate(view.axes)) and len(view.axes) == view.base_ndim and \
+                        self._plain_uses(value, n.id):
+                    continue
+                return True
+            if isinstance(n, ast.Subscript) and self.viewable(n) and isinstance(_root(n), ast.Name):
+                pass
+        return False
+
+    def _plain_uses(self, value, nm):
+        """``nm`` is used in ``value`` only as a whole array operand (not sliced, indexed or reshaped)."""
+        parents = {}
+        for p in ast.walk(value):
+            for c in ast.iter_child_nodes(p):
+                parents[id(c)] = p
+        for n in ast.walk(value):
+            if isinstance(n, ast.Name) and n.id == nm:
+                p = parents.get(id(n))
+                if isinstance(p, (ast.Subscript, ast.Attribute)) or (isinstance(p, ast.Call) and p.func is not n
+                                                                      and self.numpy_name(p.func) not in (None,)
+                                                                      and self.call_ndim(p) != self.ndim(n)):
+                    return False
+        return True
+
+    def check(self, a, b, pre, like):
+        """Extents that must agree: refused when both are constants that differ.  Extents known only
+        at run time are assumed equal (the kernel's own NumPy code would raise otherwise); size-1
+        broadcasting needs the unit axis in the code (``None``, ``reshape(-1, 1)``)."""
+        if is_const(a) and is_const(b) and a.value != b.value:
+            raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
+
+    # ------------------------------------------------------------- control
+    def for_(self, s, pre):
+        it = s.iter
+        if isinstance(it, ast.Call) and self.canon(it.func) in ("builtins.range", "range") or (
+                isinstance(it, ast.Call) and (self.canon(it.func) or "").endswith("prange")):
+            it.args = [self.scalar(a, pre) for a in it.args]
+            if isinstance(s.target, ast.Name):
+                self.sdt[s.target.id] = "int64"
+            s.body = self.body(s.body)
+            return [s]
+        if self.ndim(it) > 0 and isinstance(s.target, ast.Name):
+            arr = self.value(it, pre)
+            k = self.fresh(s.target.id + "_k")
+            self.sdt[k] = "int64"
+            n = self.extent_atom(arr.shape[0], pre)
+            sub = ast.Subscript(value=copy.deepcopy(it), slice=N(k), ctx=ast.Load())
+            if not self.viewable(it):
+                tmp = self.fresh("items")
+                self.materialise_into(tmp, arr, pre, s)
+                sub = ast.Subscript(value=N(tmp), slice=N(k), ctx=ast.Load())
+            head = ast.copy_location(ast.Assign(targets=[s.target], value=sub), s)
+            loop = ast.For(target=N(k, True), iter=ast.Call(func=N("range"), args=[n], keywords=[]),
+                           body=[head] + s.body, orelse=s.orelse)
+            ast.copy_location(loop, s)
+            loop.body = self.body(loop.body)
+            return [loop]
+        s.body = self.body(s.body)
+        return [s]
+
+    def return_(self, s, pre):
+        if s.value is None:
+            return [s]
+        vals = s.value.elts if isinstance(s.value, ast.Tuple) else [s.value]
+        out, info = [], []
+        for v in vals:
+            nd = self.ndim(v)
+            if nd == 0:
+                out.append(self.scalar(v, pre))
+                info.append((0, self.sdtype(v)))
+            elif isinstance(v, ast.Name) and v.id not in self.views:
+                out.append(v)
+                info.append(self.info[v.id])
+            else:
+                tmp = self.fresh("result")
+                arr = self.value(v, pre)
+                self.materialise_into(tmp, arr, pre, s)
+                out.append(N(tmp))
+                info.append((arr.ndim, arr.dtype))
+        self.result_info = info
+        if len(self.n.stack) == 1 and any(nd for nd, _ in info):
+            return self.seeded_return(out, info, pre, s)
+        s.value = out[0] if len(out) == 1 else ast.Tuple(elts=out, ctx=ast.Load())
+        return [s]
+
+    def seeded_return(self, out, info, pre, s):
+        """A kernel returning arrays: ``return <r_1, w_1> + <r_2, w_2> + ...`` with one seed
+        parameter ``w_k`` per result (an array like the result, or a float), so the adjoint of the
+        returned float is the adjoint for those seeds (``autodiff(..., seed=(w_1, w_2))``)."""
+        total = None
+        for k, (v, (nd, dt)) in enumerate(zip(out, info)):
+            w = self.fresh(f"seed_{v.id}" if isinstance(v, ast.Name) else f"seed_{k}")
+            self.seed_params.append((w, nd, "float64" if dt != "float32" else dt))
+            if nd:
+                self.info[w] = (nd, "float64")
+                x = self.value(ast.BinOp(left=v, op=ast.Mult(), right=N(w)), pre)
+                term = self.reduce_all("sum", x, pre, s)
+            else:
+                term = ast.BinOp(left=v, op=ast.Mult(), right=N(w))
+            total = term if total is None else ast.BinOp(left=total, op=ast.Add(), right=term)
+        self.result_info = [(0, "float64")]
+        return [ast.copy_location(ast.Return(value=total), s)]
+
+    # --------------------------------------------------------------- views
+    def viewable(self, e):
+        if isinstance(e, ast.Name):
+            return self.array_info(e.id) is not None and self.ndim(e) > 0
+        if isinstance(e, ast.Subscript):
+            if not self.viewable(e.value):
+                return False
+            elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            return all(isinstance(x, ast.Slice) or self.newaxis(x) or self.ndim(x) == 0 for x in elts)
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            return self.viewable(e.value)
+        if isinstance(e, ast.Call) and not e.args and isinstance(e.func, ast.Attribute) and e.func.attr == "transpose":
+            return self.viewable(e.func.value)
+        if isinstance(e, ast.Call) and self.numpy_name(e.func) == "transpose" and len(e.args) == 1:
+            return self.viewable(e.args[0])
+        return False
+
+    def to_view(self, e, pre) -> View:
+        if isinstance(e, ast.Name):
+            if e.id in self.views:
+                return copy.deepcopy(self.views[e.id])
+            nd, dt = self.array_info(e.id)
+            return View.whole(e.id, nd, dt)
+        if isinstance(e, ast.Attribute):         # .T
+            v = self.to_view(e.value, pre)
+            v.axes = v.axes[::-1]
+            return v
+        if isinstance(e, ast.Call):
+            v = self.to_view(e.func.value if isinstance(e.func, ast.Attribute) and not e.args else e.args[0], pre)
+            v.axes = v.axes[::-1]
+            return v
+        if isinstance(e, ast.Subscript) and not self.viewable(e.value):
+            arr = self.value(e.value, pre)
+            tmp = self.fresh("part")
+            self.materialise_into(tmp, arr, pre, e)
+            return self.index_view(View.whole(tmp, arr.ndim, arr.dtype), e, pre)
+        return self.index_view(self.to_view(e.value, pre), e, pre)
+
+    def newaxis(self, x):
+        return (isinstance(x, ast.Constant) and x.value is None) or (
+            isinstance(x, ast.Attribute) and self.canon(x) == "numpy.newaxis")
+
+    def index_view(self, v, e, pre):
+        elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        elts = [C(None) if self.newaxis(x) else x for x in elts]
+        new, fixed, k = [], dict(v.fixed), 0
+        if any(isinstance(x, ast.Constant) and x.value is Ellipsis for x in elts):
+            raise self.err(e, "`...` in an index", "write the slices out")
+        for x in elts:
+            if isinstance(x, ast.Constant) and x.value is None:
+                new.append(ViewAxis(None))
+                continue
+            if k >= len(v.axes):
+                raise self.err(e, f"too many indices in `{ast.unparse(e)}`")
+            ax = v.axes[k]
+            k += 1
+            if isinstance(x, ast.Slice):
+                if ax.base is None:
+                    new.append(ax)
+                    continue
+                start, step, length = self.slice_parts(x, ax.length, pre, e)
+                new.append(ViewAxis(ax.base, add(ax.start, mul(ax.step, start)), mul(ax.step, step), length))
+            else:
+                i = self.scalar(x, pre)
+                if is_const(i) and i.value < 0:
+                    i = add(copy.deepcopy(ax.length), i)
+                if ax.base is not None:
+                    fixed[ax.base] = add(ax.start, mul(ax.step, i))
+        new += v.axes[k:]
+        return View(v.base, v.base_ndim, v.dtype, fixed, new)
+
+    def slice_parts(self, sl, n, pre, like):
+        """(start, step, length) of ``sl`` on an axis of ``n`` elements (bounds within the axis)."""
+        step = self.scalar(sl.step, pre) if sl.step is not None else C(1)
+        if not is_const(step) or step.value == 0:
+            raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
+
+        def bound(b):
+            if b is None:
+                return None
+            v = self.scalar(b, pre)
+            if is_const(v) and v.value < 0:
+                return add(copy.deepcopy(n), v)
+            return v
+        lo, hi = bound(sl.lower), bound(sl.upper)
+        k = step.value
+        if k > 0:
+            start = lo if lo is not None else C(0)
+            stop = hi if hi is not None else copy.deepcopy(n)
+            span = sub(stop, start)
+            length = span if k == 1 else ast.BinOp(left=add(span, C(k - 1)), op=ast.FloorDiv(), right=C(k))
+        else:
+            start = lo if lo is not None else sub(copy.deepcopy(n), C(1))
+            stop = hi if hi is not None else C(-1)
+            span = sub(start, stop)
+            length = span if k == -1 else ast.BinOp(left=add(span, C(-k - 1)), op=ast.FloorDiv(), right=C(-k))
+        if not (is_const(length) or _is_shape(length) or isinstance(length, ast.Name) or
+                (isinstance(length, ast.BinOp) and isinstance(length.op, ast.Sub) and _is_shape(length.left)
+                 and is_const(length.right))):
+            length = ast.Call(func=N("max"), args=[length, C(0)], keywords=[])
+        return start, step, length
+
+    def bind_view(self, t, view, pre, s):
+        """``t = <view>``: later uses of ``t`` index ``view``'s base; its index values are copied."""
+        slots = []
+
+        def slot(expr, base):
+            if is_const(expr) or _is_shape(expr):
+                return expr
+            nm = f"{t}_{base}"
+            slots.append((nm, expr))
+            return nm
+
+        old = self.views.get(t)
+        names = iter(old.slot_names) if old is not None and getattr(old, "slot_names", None) else None
+        if old is not None and _structure(old) != _structure(view):
+            raise self.err(s, f"`{t}` rebound to a view of a different shape or array", "use a new name")
+        made = []
+        pieces = [("fixed", b) for b in sorted(view.fixed)] + \
+            [(f, k) for k, a in enumerate(view.axes) if a.base is not None for f in ("start", "step", "length")]
+        used = []
+        for kind, key in pieces:
+            expr = view.fixed[key] if kind == "fixed" else getattr(view.axes[key], kind)
+            if is_const(expr) or _is_shape(expr):
+                used.append(None)
+                continue
+            nm = next(names) if names is not None else self.fresh(f"{t}_{'i' if kind == 'fixed' else kind[:3]}")
+            used.append(nm)
+            made.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=self.scalar(expr, pre)), s))
+            self.sdt[nm] = "int64"
+            if kind == "fixed":
+                view.fixed[key] = N(nm)
+            else:
+                setattr(view.axes[key], kind, N(nm))
+        view.slot_names = [u for u in used if u is not None]
+        if old is not None and [u for u in used] != getattr(old, "slot_pattern", used):
+            raise self.err(s, f"`{t}` rebound to a view with different index kinds", "use a new name")
+        view.slot_pattern = used
+        self.views[t] = view
+        return made
+
+    # --------------------------------------------------------------- values
+    def value(self, e, pre):
+        """The :class:`Arr` of expression ``e`` (a :class:`Scalar` when ``e`` is scalar)."""
+        if self.ndim(e) == 0:
+            return Scalar(self.scalar(e, pre), self.sdtype(e))
+        if self.viewable(e):
+            return Ref(self.to_view(e, pre))
+        chk = (lambda a, b: self.check(a, b, pre, e))
+        if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.MatMult):
+                return self.matmul(self.value(e.left, pre), self.value(e.right, pre), pre, e)
+            l, r = self.value(e.left, pre), self.value(e.right, pre)
+            op = e.op
+            dt = join_dtypes([l.dtype, r.dtype])
+            if isinstance(op, ast.Div) and dt in ("int64", "bool"):
+                dt = "float64"
+            if isinstance(op, (ast.BitAnd, ast.BitOr)) and dt == "bool":
+                bop = ast.And() if isinstance(op, ast.BitAnd) else ast.Or()
+                return elementwise([l, r], "bool", lambda a: ast.BoolOp(op=bop, values=a), chk)
+            return elementwise([l, r], dt, lambda a: ast.BinOp(left=a[0], op=copy.deepcopy(op), right=a[1]), chk)
+        if isinstance(e, ast.UnaryOp):
+            x = self.value(e.operand, pre)
+            op = e.op
+            if isinstance(op, ast.Invert) and x.dtype == "bool":
+                op = ast.Not()
+            return elementwise([x], "bool" if isinstance(op, ast.Not) else x.dtype,
+                               lambda a: ast.UnaryOp(op=copy.deepcopy(op), operand=a[0]), chk)
+        if isinstance(e, ast.Compare):
+            parts = [self.value(e.left, pre)] + [self.value(c, pre) for c in e.comparators]
+            ops = e.ops
+
+            def cmp(a):
+                terms = [ast.Compare(left=a[k], ops=[copy.deepcopy(ops[k])], comparators=[a[k + 1]])
+                         for k in range(len(ops))]
+                return terms[0] if len(terms) == 1 else ast.BoolOp(op=ast.And(), values=terms)
+            return elementwise(parts, "bool", cmp, chk)
+        if isinstance(e, ast.IfExp):
+            c = self.scalar(e.test, pre)
+            b, o = self.value(e.body, pre), self.value(e.orelse, pre)
+            return elementwise([b, o], join_dtypes([b.dtype, o.dtype]),
+                               lambda a: ast.IfExp(test=copy.deepcopy(c), body=a[0], orelse=a[1]), chk)
+        if isinstance(e, ast.Call):
+            return self.call_value(e, pre)
+        if isinstance(e, ast.Attribute) and e.attr == "real":
+            return self.value(e.value, pre)
+        if isinstance(e, ast.Subscript):
+            return Ref(self.to_view(e, pre))
+        if isinstance(e, ast.Attribute) and e.attr == "T":
+            x = self.value(e.value, pre)
+            v = View.whole(self.materialise(x, pre, e), x.ndim, x.dtype)
+            v.axes = v.axes[::-1]
+            return Ref(v)
+        raise self.err(e, f"array expression `{ast.unparse(e)}`",
+                       "use element-wise arithmetic, ufuncs, slices and reductions, or write the loop")
+
+    def materialise(self, arr, pre, like, base="t"):
+        """A name holding ``arr`` (a view's base is reused when ``arr`` is a whole-array view)."""
+        if isinstance(arr, Ref) and not arr.view.fixed and len(arr.view.axes) == arr.view.base_ndim and all(
+                a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(arr.view.axes)):
+            return arr.view.base
+        tmp = self.fresh(base)
+        self.materialise_into(tmp, arr, pre, like)
+        return tmp
+
+    def materialise_into(self, t, arr, pre, like):
+        """``t = np.empty(shape)`` and the loop nest storing ``arr`` into it."""
+        if arr.ndim == 0:
+            pre.append(ast.copy_location(ast.Assign(targets=[N(t, True)], value=arr.at([])), like))
+            return
+        ext = [self.extent_atom(a, pre) for a in arr.shape]
+        alloc = ast.Call(func=self.npf("empty"), args=[ast.Tuple(elts=[copy.deepcopy(x) for x in ext],
+                                                                  ctx=ast.Load())],
+                         keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(arr.dtype)))])
+        pre.append(ast.copy_location(ast.Assign(targets=[N(t, True)], value=alloc), like))
+        self.info[t] = (arr.ndim, arr.dtype)
+
+        def body(idx):
+            tgt = ast.Subscript(value=N(t), slice=_idx(idx), ctx=ast.Store())
+            return [ast.Assign(targets=[tgt], value=arr.at(idx))]
+        pre += self.loops(ext, body, like)
+
+    def extent_atom(self, a, pre):
+        e = a.extent
+        if is_const(e) or isinstance(e, ast.Name) or _is_shape(e):
+            return copy.deepcopy(e)
+        nm = self.fresh("n")
+        pre.append(ast.Assign(targets=[N(nm, True)], value=self.scalar(copy.deepcopy(e), pre)))
+        self.sdt[nm] = "int64"
+        return N(nm)
+
+    def loops(self, ext, body, like, names=None):
+        idx = [self.fresh(nm) for nm in (names or _index_names(len(ext)))]
+        for k in idx:
+            self.sdt[k] = "int64"
+        inner = body([N(k) for k in idx])
+        for k, n in reversed(list(zip(idx, ext))):
+            inner = [ast.For(target=N(k, True), iter=ast.Call(func=N("range"), args=[copy.deepcopy(n)], keywords=[]),
+                             body=inner, orelse=[])]
+        return located(inner, like)
+
+    def size_of(self, arr, pre):
+        out = C(1)
+        for a in arr.shape:
+            out = mul(out, self.extent_atom(a, pre))
+        return out
+
+    # ----------------------------------------------------------------- calls
+    def call_value(self, e, pre):
+        f = e.func
+        name, recv = self.numpy_name(f), None
+        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
+            name, recv = f.attr, f.value
+        args = ([recv] if recv is not None else []) + list(e.args)
+        kw = {k.arg: k.value for k in e.keywords}
+        chk = (lambda a, b: self.check(a, b, pre, e))
+        if name is None:
+            if self.is_helper(e):
+                tmp = self.fresh("ret")
+                call = self.scalar(e, pre)
+                pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=call), e))
+                infos = self.helper_results(e)
+                self.info[tmp] = infos[0]
+                return Ref(View.whole(tmp, *infos[0]))
+            raise self.err(e, f"call `{ast.unparse(e.func)}` on arrays, which has no adjoint rule",
+                           "call it element by element in a loop")
+        if name in REDUCTIONS or name in ("amax", "amin"):
+            return self.reduce_axis(name.lstrip("a") if name in ("amax", "amin") else name, args[0], _axis(e, recv),
+                                    pre, e)
+        if name in ("dot", "matmul"):
+            return self.matmul(self.value(args[0], pre), self.value(args[1], pre), pre, e)
+        if name in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like"):
+            if name.endswith("_like"):
+                src = self.value(args[0], pre)
+                shape, dt = src.shape, src.dtype
+                rest = args[1:]
+            else:
+                s = args[0] if args else kw["shape"]
+                shape = self.shape_axes(s, pre)
+                dt, rest = "float64", args[1:]
+            if "dtype" in kw:
+                dt = self.dtype_str(kw["dtype"])
+            fill = {"zeros": C(0.0), "ones": C(1.0), "empty": C(0.0)}.get(name.replace("_like", ""))
+            if fill is None:
+                fill = self.scalar(rest[0] if rest else kw["fill_value"], pre)
+                if "dtype" not in kw and not name.endswith("_like"):
+                    dt = self.sdtype(fill) or "float64"
+            if dt in ("int64", "bool") and isinstance(fill.value if is_const(fill) else None, float):
+                fill = C(int(fill.value) if dt == "int64" else bool(fill.value))
+            return Gen(shape, dt, lambda idx: copy.deepcopy(fill))
+        if name in ("copy", "ascontiguousarray", "asarray"):
+            src = self.value(args[0], pre)
+            tmp = self.fresh("copy")
+            self.materialise_into(tmp, src, pre, e)
+            return Ref(View.whole(tmp, src.ndim, src.dtype))
+        if name == "astype":
+            src = self.value(args[0], pre)
+            dt = self.dtype_str(args[1])
+            cast = {"float64": "float64", "float32": "float32", "int64": "int64", "bool": "bool_"}[dt]
+            return elementwise([src], dt, lambda a: ast.Call(func=self.npf(cast), args=a, keywords=[]), chk)
+        if name == "arange":
+            vals = [self.scalar(a, pre) for a in args]
+            start, stop, step = (C(0), vals[0], C(1)) if len(vals) == 1 else \
+                (vals[0], vals[1], vals[2] if len(vals) > 2 else C(1))
+            dt = join_dtypes([self.sdtype(a) or ("float64" if isinstance(a.value, float) else "int64")
+                              if is_const(a) else self.sdtype(a) for a in vals])
+            if dt == "int64" or (all(is_const(v) for v in (step,)) and isinstance(step.value, int) and dt != "float64"):
+                n = _ceil_div(sub(stop, start), step)
+            else:
+                n = ast.Call(func=N("int"), args=[ast.Call(func=self.npf("ceil"), args=[
+                    ast.BinOp(left=sub(stop, start), op=ast.Div(), right=step)], keywords=[])], keywords=[])
+            n = ast.Call(func=N("max"), args=[n, C(0)], keywords=[]) if not is_const(n) else n
+            return Gen([Axis(n)], dt, lambda idx: add(copy.deepcopy(start), mul(copy.deepcopy(step), idx[0])))
+        if name == "linspace":
+            a, b = self.scalar(args[0], pre), self.scalar(args[1], pre)
+            num = self.scalar(args[2], pre) if len(args) > 2 else self.scalar(kw.get("num", C(50)), pre)
+            h = self.fresh("step")
+            pre.append(ast.Assign(targets=[N(h, True)], value=ast.BinOp(
+                left=sub(copy.deepcopy(b), copy.deepcopy(a)), op=ast.Div(), right=sub(copy.deepcopy(num), C(1)))))
+            return Gen([Axis(num)], "float64", lambda idx: add(copy.deepcopy(a), mul(N(h), idx[0])))
+        if name == "eye":
+            n = self.scalar(args[0], pre)
+            m = self.scalar(args[1], pre) if len(args) > 1 else n
+            return Gen([Axis(n), Axis(copy.deepcopy(m))], "float64",
+                       lambda idx: ast.IfExp(test=ast.Compare(left=idx[0], ops=[ast.Eq()], comparators=[idx[1]]),
+                                             body=C(1.0), orelse=C(0.0)))
+        if name in ("triu", "tril"):
+            x = self.value(args[0], pre)
+            k = self.scalar(args[1] if len(args) > 1 else kw.get("k", C(0)), pre)
+            cmp = ast.GtE() if name == "triu" else ast.LtE()
+            zero = C(0.0) if x.dtype.startswith("float") else C(0)
+            return Gen(x.shape, x.dtype, lambda idx: ast.IfExp(
+                test=ast.Compare(left=sub(idx[1], idx[0]), ops=[cmp], comparators=[copy.deepcopy(k)]),
+                body=x.at(idx), orelse=zero))
+        if name == "diag":
+            x = self.value(args[0], pre)
+            if x.ndim == 1:
+                zero = C(0.0) if x.dtype.startswith("float") else C(0)
+                return Gen([x.shape[0], x.shape[0]], x.dtype, lambda idx: ast.IfExp(
+                    test=ast.Compare(left=idx[0], ops=[ast.Eq()], comparators=[idx[1]]), body=x.at([idx[0]]),
+                    orelse=zero))
+            n = ast.Call(func=N("min"), args=[copy.deepcopy(x.shape[0].extent), copy.deepcopy(x.shape[1].extent)],
+                         keywords=[])
+            return Gen([Axis(n)], x.dtype, lambda idx: x.at([idx[0], copy.deepcopy(idx[0])]))
+        if name == "outer":
+            a, b = self.value(args[0], pre), self.value(args[1], pre)
+            a, b = self.flat(a, pre, e), self.flat(b, pre, e)
+            return Gen([a.shape[0], b.shape[0]], join_dtypes([a.dtype, b.dtype]),
+                       lambda idx: ast.BinOp(left=a.at([idx[0]]), op=ast.Mult(), right=b.at([idx[1]])))
+        if name in ("reshape", "ravel", "flatten"):
+            x = self.value(args[0], pre)
+            if name != "reshape":
+                return self.flat(x, pre, e)
+            shape_args = list(e.args) if recv is not None else [args[1]]
+            if len(shape_args) == 1:
+                shape_args = shape_args[0].elts if isinstance(shape_args[0], (ast.Tuple, ast.List)) else shape_args
+            return self.reshape(x, [self.scalar(s, pre) for s in shape_args], pre, e)
+        if name == "transpose":
+            if len(args) > 1 or (recv is not None and e.args):
+                raise self.err(e, "transpose with axes", "use .T or index explicitly")
+            x = self.value(args[0], pre)
+            tmp = self.materialise(x, pre, e)
+            v = View.whole(tmp, x.ndim, x.dtype)
+            v.axes = v.axes[::-1]
+            return Ref(v)
+        if name in ("hstack", "vstack", "concatenate", "stack"):
+            return self.join(name, args[0], kw, pre, e)
+        if name == "cumsum":
+            x = self.value(args[0], pre)
+            if _axis(e, recv) is not None:
+                raise self.err(e, "cumsum with axis", "loop over the other axis and take cumsum of each row")
+            x = self.flat(x, pre, e)
+            tmp, acc = self.fresh("cumsum"), self.fresh("running")
+            n = self.extent_atom(x.shape[0], pre)
+            pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+                func=self.npf("empty"), args=[copy.deepcopy(n)],
+                keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(x.dtype)))])))
+            pre.append(ast.Assign(targets=[N(acc, True)], value=C(0.0) if x.dtype.startswith("float") else C(0)))
+            pre += self.loops([n], lambda idx: [
+                ast.AugAssign(target=N(acc, True), op=ast.Add(), value=x.at(idx)),
+                ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
+            self.info[tmp] = (1, x.dtype)
+            return Ref(View.whole(tmp, 1, x.dtype))
+        if name == "where":
+            if len(args) != 3:
+                raise self.err(e, "np.where with one argument", "use np.where(cond, a, b)")
+            c, a, b = (self.value(x, pre) for x in args)
+            return elementwise([c, a, b], join_dtypes([a.dtype, b.dtype]),
+                               lambda v: ast.IfExp(test=v[0], body=v[1], orelse=v[2]), chk)
+        if name == "clip":
+            x, lo, hi = (self.value(v, pre) for v in args[:3])
+            return elementwise([x, lo, hi], join_dtypes([x.dtype, lo.dtype, hi.dtype]), lambda v: ast.Call(
+                func=N("min"), args=[ast.Call(func=N("max"), args=[v[0], v[1]], keywords=[]), v[2]], keywords=[]), chk)
+        if name in ELEMENTWISE_BINOPS:
+            op = ELEMENTWISE_BINOPS[name]
+            parts = [self.value(a, pre) for a in args[:2]]
+            dt = join_dtypes([p.dtype for p in parts])
+            dt = "float64" if op is ast.Div and dt in ("int64", "bool") else dt
+            return elementwise(parts, dt, lambda v: ast.BinOp(left=v[0], op=op(), right=v[1]), chk)
+        if name in COMPARE_UFUNCS:
+            op = COMPARE_UFUNCS[name]
+            parts = [self.value(a, pre) for a in args[:2]]
+            return elementwise(parts, "bool", lambda v: ast.Compare(left=v[0], ops=[op()], comparators=[v[1]]), chk)
+        if name == "negative":
+            x = self.value(args[0], pre)
+            return elementwise([x], x.dtype, lambda v: ast.UnaryOp(op=ast.USub(), operand=v[0]), chk)
+        key = intrinsic_of(dotted="numpy." + name)
+        if key is not None or name in ("square", "logical_not", "logical_and", "logical_or"):
+            if e.keywords:
+                raise self.err(e, f"keyword arguments to np.{name}", "pass them positionally (no out=/where=)")
+            parts = [self.value(a, pre) for a in args]
+            if name.startswith("logical_"):
+                if name == "logical_not":
+                    return elementwise(parts, "bool", lambda v: ast.UnaryOp(op=ast.Not(), operand=v[0]), chk)
+                bop = ast.And() if name == "logical_and" else ast.Or()
+                return elementwise(parts, "bool", lambda v: ast.BoolOp(op=bop, values=v), chk)
+            dt = join_dtypes([p.dtype for p in parts])
+            if key in ("isnan", "isinf"):
+                dt = "bool"
+            elif key not in FLOAT_UFUNCS_KEEP and dt in ("int64", "bool"):
+                dt = "float64"
+            func = self.npf(name)
+            return elementwise(parts, dt, lambda v: ast.Call(func=copy.deepcopy(func), args=v, keywords=[]), chk)
+        raise self.err(e, f"np.{name} on arrays, which has no adjoint rule", _refusal_hint(name))
+
+    def shape_axes(self, s, pre):
+        if isinstance(s, (ast.Tuple, ast.List)):
+            return [Axis(self.scalar(x, pre)) for x in s.elts]
+        if isinstance(s, ast.Attribute) and s.attr == "shape" and self.ndim(s.value) > 0:
+            return list(self.value(s.value, pre).shape)
+        return [Axis(self.scalar(s, pre))]
+
+    def shape_arg(self, s, pre):
+        if isinstance(s, ast.Attribute) and s.attr == "shape" and self.ndim(s.value) > 0:
+            arr = self.value(s.value, pre)
+            return ast.Tuple(elts=[self.extent_atom(a, pre) for a in arr.shape], ctx=ast.Load())
+        if isinstance(s, (ast.Tuple, ast.List)):
+            return ast.Tuple(elts=[self.scalar(x, pre) for x in s.elts], ctx=ast.Load())
+        return self.scalar(s, pre)
+
+    def scalar_or_name(self, a, pre):
+        if isinstance(a, ast.Name):
+            return a
+        return self.scalar(a, pre)
+
+    def dtype_str(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return DTYPE_NAMES.get(node.value, "float64")
+        if isinstance(node, ast.Attribute) and node.attr == "dtype":
+            return self.arr_dtype(node.value)
+        d = self.n.resolver.dotted(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        if d:
+            return DTYPE_NAMES.get(self.n.resolver.canonical(d).split(".")[-1], "float64")
+        return "float64"
+
+    def dtype_arg(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return self.npf(_np_dtype(self.dtype_str(node)))
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name) \
+                and node.value.id in self.views:
+            return self.npf(_np_dtype(self.views[node.value.id].dtype))
+        return node
+
+    def arr_dtype(self, e):
+        if isinstance(e, ast.Name):
+            i = self.array_info(e.id)
+            return i[1] if i else "float64"
+        return "float64"
+
+    # ------------------------------------------------------------ reductions
+    def reduce_axis(self, kind, src, axis, pre, like):
+        x = self.value(src, pre)
+        if x.ndim == 0:
+            return x
+        if axis is None:
+            return Scalar(self.reduce_all(kind, x, pre, like), "int64" if kind in ("argmax", "argmin") else
+                          ("bool" if kind in ("any", "all") else _float_dt(x.dtype, kind)))
+        if kind in ("argmax", "argmin", "any", "all"):
+            raise self.err(like, f"{kind} with axis", "loop over the other axes")
+        ax = axis if axis >= 0 else x.ndim + axis
+        keep = [a for k, a in enumerate(x.shape) if k != ax]
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        kept_ext = [e for k, e in enumerate(ext) if k != ax]
+        dt = _float_dt(x.dtype, kind)
+        tmp = self.fresh(f"{kind}_{ax}")
+        init = {"sum": C(0.0), "mean": C(0.0), "prod": C(1.0)}.get(kind)
+        alloc = ast.Call(func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(kept_ext), ctx=ast.Load())],
+                         keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=alloc))
+        self.info[tmp] = (len(keep), dt)
+
+        def out_at(idx, store=False):
+            rest = [i for k, i in enumerate(idx) if k != ax]
+            return ast.Subscript(value=N(tmp), slice=_idx(rest), ctx=ast.Store() if store else ast.Load())
+        if kind in ("var", "std"):
+            mean = self.reduce_axis("mean", src, axis, pre, like)
+            mname = mean.view.base
+
+            def sq(idx):
+                rest = [i for k, i in enumerate(idx) if k != ax]
+                d = ast.BinOp(left=x.at(idx), op=ast.Sub(), right=ast.Subscript(value=N(mname), slice=_idx(rest),
+                                                                                 ctx=ast.Load()))
+                return ast.BinOp(left=d, op=ast.Mult(), right=copy.deepcopy(d))
+            x = Gen(x.shape, dt, sq)
+            init = C(0.0)
+        if init is not None:
+            pre += self.loops(kept_ext, lambda idx: [ast.Assign(targets=[ast.Subscript(
+                value=N(tmp), slice=_idx(idx), ctx=ast.Store())], value=copy.deepcopy(init))], like)
+        else:       # max/min: start from the first slice along the axis
+            def first(idx):
+                full = list(idx[:ax]) + [C(0)] + list(idx[ax:])
+                return [ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(idx), ctx=ast.Store())],
+                                   value=x.at(full))]
+            pre += self.loops(kept_ext, first, like)
+
+        def step(idx):
+            v = x.at(idx)
+            if kind in ("sum", "mean", "var", "std"):
+                return [ast.AugAssign(target=out_at(idx, True), op=ast.Add(), value=v)]
+            if kind == "prod":
+                return [ast.AugAssign(target=out_at(idx, True), op=ast.Mult(), value=v)]
+            fn = "max" if kind == "max" else "min"
+            return [ast.Assign(targets=[out_at(idx, True)], value=ast.Call(func=N(fn), args=[out_at(idx), v],
+                                                                         keywords=[]))]
+        pre += self.loops(ext, step, like)
+        if kind in ("mean", "var", "std"):
+            n = ext[ax]
+            fin = (lambda idx: [ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(idx), ctx=ast.Store())],
+                                           value=ast.BinOp(left=ast.Subscript(value=N(tmp), slice=_idx(idx),
+                                                                              ctx=ast.Load()),
+                                                           op=ast.Div(), right=copy.deepcopy(n)))])
+            if kind == "std":
+                fin = (lambda idx: [ast.Assign(
+                    targets=[ast.Subscript(value=N(tmp), slice=_idx(idx), ctx=ast.Store())],
+                    value=ast.Call(func=self.npf("sqrt"), args=[ast.BinOp(
+                        left=ast.Subscript(value=N(tmp), slice=_idx(idx), ctx=ast.Load()), op=ast.Div(),
+                        right=copy.deepcopy(n))], keywords=[]))])
+            pre += self.loops(kept_ext, fin, like)
+        return Ref(View.whole(tmp, len(keep), dt))
+
+    def reduce_all(self, kind, x, pre, like):
+        """A scalar name holding the reduction ``kind`` of all elements of ``x``."""
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        fl = x.dtype.startswith("float")
+        acc = self.fresh({"sum": "total", "mean": "total", "prod": "product", "max": "largest",
+                          "min": "smallest", "var": "spread", "std": "spread"}.get(kind, kind))
+        self.sdt[acc] = _float_dt(x.dtype, kind)
+        if kind in ("sum", "mean", "prod"):
+            pre.append(ast.Assign(targets=[N(acc, True)], value=C((0.0 if kind != "prod" else 1.0) if fl else
+                                                                  (0 if kind != "prod" else 1))))
+            op = ast.Mult() if kind == "prod" else ast.Add()
+            if kind == "prod":
+                pre += self.loops(ext, lambda idx: [ast.Assign(targets=[N(acc, True)], value=ast.BinOp(
+                    left=N(acc), op=op, right=x.at(idx)))], like)
+            else:
+                pre += self.loops(ext, lambda idx: [ast.AugAssign(target=N(acc, True), op=op, value=x.at(idx))], like)
+            if kind == "mean":
+                out = self.fresh("mean")
+                self.sdt[out] = "float64"
+                pre.append(ast.Assign(targets=[N(out, True)], value=ast.BinOp(
+                    left=N(acc), op=ast.Div(), right=self.size_of(x, pre))))
+                return N(out)
+            return N(acc)
+        if kind in ("max", "min"):
+            # find the position of the first extreme element (a constant search), then read it there:
+            # the adjoint goes to that one element, with no tape
+            where = [self.fresh(f"at_{n}") for n in _index_names(x.ndim)]
+            for w in where:
+                self.sdt[w] = "int64"
+                pre.append(ast.Assign(targets=[N(w, True)], value=C(0)))
+            cmp = ast.Gt() if kind == "max" else ast.Lt()
+
+            def search(idx):        # only integers are carried from one iteration to the next
+                v, b = self.fresh("item"), self.fresh("best")
+                return [ast.Assign(targets=[N(v, True)], value=x.at(idx)),
+                        ast.Assign(targets=[N(b, True)], value=x.at([N(w) for w in where])),
+                        ast.If(test=ast.Compare(left=N(v), ops=[cmp], comparators=[N(b)]), body=[
+                            ast.Assign(targets=[N(w, True)], value=i) for w, i in zip(where, idx)], orelse=[])]
+            pre += self.loops(ext, search, like)
+            pre.append(ast.Assign(targets=[N(acc, True)], value=x.at([N(w) for w in where])))
+            return N(acc)
+        if kind in ("var", "std"):
+            m = self.reduce_all("mean", x, pre, like)
+            pre.append(ast.Assign(targets=[N(acc, True)], value=C(0.0)))
+
+            def sq(idx):
+                d = self.fresh("dev")
+                return [ast.Assign(targets=[N(d, True)], value=ast.BinOp(left=x.at(idx), op=ast.Sub(),
+                                                                         right=copy.deepcopy(m))),
+                        ast.AugAssign(target=N(acc, True), op=ast.Add(),
+                                      value=ast.BinOp(left=N(d), op=ast.Mult(), right=N(d)))]
+            pre += self.loops(ext, sq, like)
+            out = self.fresh(kind)
+            self.sdt[out] = "float64"
+            v = ast.BinOp(left=N(acc), op=ast.Div(), right=self.size_of(x, pre))
+            if kind == "std":
+                v = ast.Call(func=self.npf("sqrt"), args=[v], keywords=[])
+            pre.append(ast.Assign(targets=[N(out, True)], value=v))
+            return N(out)
+        if kind in ("argmax", "argmin"):
+            best, pos = self.fresh("best"), acc
+            self.sdt[pos] = "int64"
+            pre.append(ast.Assign(targets=[N(best, True)], value=x.at([C(0)] * x.ndim)))
+            pre.append(ast.Assign(targets=[N(pos, True)], value=C(0)))
+            cmp = ast.Gt() if kind == "argmax" else ast.Lt()
+
+            def body(idx):
+                flat = C(0)
+                for k, i in enumerate(idx):
+                    flat = add(mul(flat, copy.deepcopy(ext[k])), i) if k else i
+                v = self.fresh("item")
+                return [ast.Assign(targets=[N(v, True)], value=x.at(idx)),
+                        ast.If(test=ast.Compare(left=N(v), ops=[cmp], comparators=[N(best)]), body=[
+                            ast.Assign(targets=[N(best, True)], value=N(v)),
+                            ast.Assign(targets=[N(pos, True)], value=flat)], orelse=[])]
+            pre += self.loops(ext, body, like)
+            return N(pos)
+        if kind in ("any", "all"):
+            pre.append(ast.Assign(targets=[N(acc, True)], value=C(kind == "all")))
+
+            def body(idx):
+                v = x.at(idx)
+                test = v if kind == "any" else ast.UnaryOp(op=ast.Not(), operand=v)
+                return [ast.If(test=test, body=[ast.Assign(targets=[N(acc, True)], value=C(kind == "any"))],
+                               orelse=[])]
+            pre += self.loops(ext, body, like)
+            return N(acc)
+        raise self.err(like, f"reduction {kind}")
+
+    # --------------------------------------------------------- linear algebra
+    def matmul(self, a, b, pre, like):
+        if a.ndim == 0 or b.ndim == 0:
+            return elementwise([a, b], join_dtypes([a.dtype, b.dtype]),
+                               lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
+                               lambda p, q: self.check(p, q, pre, like))
+        if a.ndim > 2 or b.ndim > 2:
+            raise self.err(like, "matrix product of arrays with more than 2 dimensions", "write the loops")
+        dt = join_dtypes([a.dtype, b.dtype])
+        ka = a.shape[-1]
+        kb = b.shape[0]
+        if not same(ka.extent, kb.extent):
+            self.check(ka.extent, kb.extent, pre, like)
+        if a.ndim == 1 and b.ndim == 1:
+            x = elementwise([a, b], dt, lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
+                            lambda p, q: None)
+            return Scalar(self.reduce_all("sum", x, pre, like), dt)
+        k = self.extent_atom(ka, pre)
+        tmp = self.fresh("prod")
+        out_shape = ([a.shape[0]] if a.ndim == 2 else []) + ([b.shape[1]] if b.ndim == 2 else [])
+        ext = [self.extent_atom(x, pre) for x in out_shape]
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("zeros"), args=[ast.Tuple(elts=copy.deepcopy(ext), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])))
+        self.info[tmp] = (len(out_shape), dt)
+        if a.ndim == 2 and b.ndim == 2:       # i, k, j: the inner loop runs along rows of B and C
+            def body(idx):
+                i, kk, j = idx
+                return [ast.AugAssign(target=ast.Subscript(value=N(tmp), slice=_idx([i, j]), ctx=ast.Store()),
+                                      op=ast.Add(), value=ast.BinOp(left=a.at([i, kk]), op=ast.Mult(),
+                                                                    right=b.at([kk, j])))]
+            pre += self.loops([ext[0], k, ext[1]], body, like, names=["i", "k", "j"])
+        elif a.ndim == 2:
+            def body(idx):
+                i, kk = idx
+                return [ast.AugAssign(target=ast.Subscript(value=N(tmp), slice=i, ctx=ast.Store()), op=ast.Add(),
+                                      value=ast.BinOp(left=a.at([i, kk]), op=ast.Mult(), right=b.at([kk])))]
+            pre += self.loops([ext[0], k], body, like, names=["i", "k"])
+        else:
+            def body(idx):
+                kk, j = idx
+                return [ast.AugAssign(target=ast.Subscript(value=N(tmp), slice=j, ctx=ast.Store()), op=ast.Add(),
+                                      value=ast.BinOp(left=a.at([kk]), op=ast.Mult(), right=b.at([kk, j])))]
+            pre += self.loops([k, ext[0]], body, like, names=["k", "j"])
+        return Ref(View.whole(tmp, len(out_shape), dt))
+
+    def flat(self, x, pre, like):
+        """``x`` in C order as a 1-D value."""
+        if x.ndim == 1:
+            return x
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        n = self.fresh("n")
+        size = C(1)
+        for e in ext:
+            size = mul(size, copy.deepcopy(e))
+        pre.append(ast.Assign(targets=[N(n, True)], value=size))
+        self.sdt[n] = "int64"
+
+        def at(idx):
+            return x.at(_unravel(idx[0], ext))
+        return Gen([Axis(N(n))], x.dtype, at)
+
+    def reshape(self, x, shape, pre, like):
+        ones = [is_const(s, 1) for s in shape]
+        real = [s for s, o in zip(shape, ones) if not o]
+        xr = [a for a in x.shape if not a.unit]
+        if len(real) == len(xr) and all(is_const(s, -1) or not is_const(s) or True for s in real) and \
+                len(real) <= 1:
+            # only unit axes added or removed: the element mapping keeps the real axis
+            def at(idx):
+                mine = [i for i, o in zip(idx, ones) if not o]
+                full, it = [], iter(mine)
+                for a in x.shape:
+                    full.append(C(0) if a.unit else next(it))
+                return x.at(full)
+            axes, it = [], iter(xr)
+            for s, o in zip(shape, ones):
+                axes.append(Axis(C(1), True) if o else next(it))
+            return Gen(axes, x.dtype, at)
+        flat = self.flat(x, pre, like)
+        size = flat.shape[0].extent
+        known = C(1)
+        for s in shape:
+            if not is_const(s, -1):
+                known = mul(known, copy.deepcopy(s))
+        ext = []
+        for s in shape:
+            if is_const(s, -1):
+                nm = self.fresh("n")
+                pre.append(ast.Assign(targets=[N(nm, True)], value=ast.BinOp(left=copy.deepcopy(size),
+                                                                             op=ast.FloorDiv(), right=known)))
+                self.sdt[nm] = "int64"
+                ext.append(N(nm))
+            else:
+                ext.append(s)
+
+        def at(idx):
+            lin = idx[0]
+            for k in range(1, len(idx)):
+                lin = add(mul(lin, copy.deepcopy(ext[k])), idx[k])
+            return flat.at([lin])
+        return Gen([Axis(e, is_const(e, 1)) for e in ext], x.dtype, at)
+
+    def join(self, name, seq, kw, pre, like):
+        if not isinstance(seq, (ast.Tuple, ast.List)):
+            raise self.err(like, f"np.{name} of `{ast.unparse(seq)}`", "pass a tuple of arrays: np.hstack((a, b))")
+        parts = [self.value(p, pre) for p in seq.elts]
+        axis = kw.get("axis", C(0))
+        if not is_const(axis):
+            raise self.err(like, f"np.{name} with a variable axis", "use a constant axis")
+        axis = axis.value
+        d = max(p.ndim for p in parts)
+        if name == "hstack":
+            name, axis = "concatenate", (0 if d == 1 else 1)
+        elif name == "vstack":
+            if d == 1:
+                name, axis = "stack", 0
+            else:
+                name, axis = "concatenate", 0
+        if name == "stack":
+            parts = [self.reshape(p, [C(1)] + [a.extent for a in p.shape], pre, like) if axis == 0 else
+                     self.reshape(p, [a.extent for a in p.shape] + [C(1)], pre, like) for p in parts]
+            if axis not in (0, -1, d):
+                raise self.err(like, "np.stack on a middle axis", "stack on the first or last axis")
+            axis = 0 if axis == 0 else d
+        axis = axis if axis >= 0 else d + axis
+        dt = join_dtypes([p.dtype for p in parts])
+        nd = parts[0].ndim
+        shape = list(parts[0].shape)
+        total = C(0)
+        for p in parts:
+            total = add(total, copy.deepcopy(p.shape[axis].extent))
+        shape[axis] = Axis(total)
+        tmp = self.fresh(name)
+        ext = [self.extent_atom(a, pre) for a in shape]
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(ext), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])))
+        self.info[tmp] = (nd, dt)
+        off = C(0)
+        for p in parts:
+            pext = [self.extent_atom(a, pre) if k != axis else self.extent_atom(p.shape[axis], pre)
+                    for k, a in enumerate(shape)]
+            o = off
+
+            def body(idx, p=p, o=o):
+                tgt = list(idx)
+                tgt[axis] = add(copy.deepcopy(o), idx[axis])
+                return [ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(tgt), ctx=ast.Store())],
+                                   value=p.at(bidx(p, idx, p.shape)))]
+            pre += self.loops(pext, body, like)
+            off = add(off, copy.deepcopy(pext[axis]))
+        return Ref(View.whole(tmp, nd, dt))
+
+    # ---------------------------------------------------------------- scalars
+    def scalar(self, e, pre):
+        """``e`` (a scalar expression) with views resolved and reductions computed into ``pre``."""
+        if e is None or isinstance(e, ast.Constant):
+            return e
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub) and is_const(e.operand):
+            return C(-e.operand.value)
+        if isinstance(e, ast.Name):
+            if e.id in self.views:
+                raise self.err(e, f"array view `{e.id}` used as a value",
+                               "index it (v[k]), reduce it (np.sum(v)) or pass it to an @njit helper")
+            return e
+        if isinstance(e, ast.Slice):
+            return ast.Slice(lower=self.scalar(e.lower, pre), upper=self.scalar(e.upper, pre),
+                             step=self.scalar(e.step, pre))
+        if isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute) and e.value.attr == "shape" and self.ndim(e.value.value) > 0:
+                base = e.value.value
+                if isinstance(base, ast.Name) and base.id not in self.views:
+                    e.slice = self.scalar(e.slice, pre)
+                    return e
+                arr = self.value(base, pre)
+                k = e.slice
+                if not is_const(k):
+                    raise self.err(e, f"`{ast.unparse(e)}` with a variable axis", "use a constant axis")
+                return copy.deepcopy(arr.shape[k.value].extent)
+            if self.ndim(e.value) > 0:
+                if self.ndim(e) > 0:
+                    raise self.err(e, f"array `{ast.unparse(e)}` used as a number", "index it fully or reduce it")
+                if isinstance(e.value, ast.Name) and e.value.id not in self.views:
+                    e.slice = self.scalar(e.slice, pre)
+                    return e
+                return self.to_view(e, pre).element([])
+            e.slice = self.scalar(e.slice, pre)
+            e.value = self.scalar(e.value, pre)
+            return e
+        if isinstance(e, ast.Attribute):
+            if self.ndim(e.value) > 0:
+                if e.attr == "shape":
+                    arr = self.value(e.value, pre)
+                    return ast.Tuple(elts=[copy.deepcopy(a.extent) for a in arr.shape], ctx=ast.Load())
+                if e.attr == "size" and not (isinstance(e.value, ast.Name) and e.value.id not in self.views):
+                    return self.size_of(self.value(e.value, pre), pre)
+                if e.attr == "ndim":
+                    return C(self.ndim(e.value))
+                if e.attr == "dtype":
+                    return self.dtype_arg(e)
+            return e
+        if isinstance(e, ast.Call):
+            return self.scalar_call(e, pre)
+        if self.ndim(e) > 0:
+            raise self.err(e, f"array expression `{ast.unparse(e)}` where a number is expected",
+                           "reduce it (np.sum, np.max ...) or index it")
+        for fld, val in ast.iter_fields(e):
+            if isinstance(val, ast.expr):
+                setattr(e, fld, self.scalar(val, pre))
+            elif isinstance(val, list) and val and isinstance(val[0], ast.expr):
+                setattr(e, fld, [self.scalar(v, pre) for v in val])
+        return e
+
+    def scalar_call(self, e, pre):
+        if self.is_helper(e):
+            args = []
+            for a in e.args:
+                if self.ndim(a) > 0 and not isinstance(a, ast.Name):
+                    if self.viewable(a):
+                        nm = self.fresh("view")
+                        pre += self.bind_view(nm, self.to_view(a, pre), pre, e)
+                        args.append(N(nm))
+                    else:
+                        args.append(N(self.materialise(self.value(a, pre), pre, e, "arg")))
+                else:
+                    args.append(self.scalar(a, pre) if self.ndim(a) == 0 else a)
+            e.args = args
+            e.keywords = [ast.keyword(arg=k.arg, value=self.scalar(k.value, pre) if self.ndim(k.value) == 0
+                                      else k.value) for k in e.keywords]
+            return e
+        c = self.canon(e.func) or ""
+        if c == "builtins.len" and len(e.args) == 1 and self.ndim(e.args[0]) > 0:
+            a = e.args[0]
+            if isinstance(a, ast.Name) and a.id not in self.views:
+                return e
+            return copy.deepcopy(self.value(a, pre).shape[0].extent)
+        name, recv = self.numpy_name(e.func), None
+        if name is None and isinstance(e.func, ast.Attribute) and e.func.attr in METHODS and \
+                self.ndim(e.func.value) > 0:
+            name, recv = e.func.attr, e.func.value
+        args = ([recv] if recv is not None else []) + list(e.args)
+        if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
+            if name == "linalg.norm":
+                if len(args) > 1 or e.keywords:
+                    raise self.err(e, "np.linalg.norm with ord/axis", "write np.sqrt(np.sum(x * x)) or the loop")
+                x = self.value(args[0], pre)
+                sq = elementwise([x], _float_dt(x.dtype, "sum"),
+                                 lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=copy.deepcopy(v[0])),
+                                 lambda p, q: None)
+                s = self.reduce_all("sum", sq, pre, e)
+                return ast.Call(func=self.npf("sqrt"), args=[s], keywords=[])
+            if name == "trace":
+                x = self.value(args[0], pre)
+                n = ast.Call(func=N("min"), args=[copy.deepcopy(x.shape[0].extent),
+                                                  copy.deepcopy(x.shape[1].extent)], keywords=[])
+                d = Gen([Axis(n)], x.dtype, lambda idx: x.at([idx[0], copy.deepcopy(idx[0])]))
+                return self.reduce_all("sum", d, pre, e)
+            if name == "vdot":
+                a, b = self.flat(self.value(args[0], pre), pre, e), self.flat(self.value(args[1], pre), pre, e)
+                return self.matmul(a, b, pre, e).at([])
+            v = self.call_value(e, pre)
+            if v.ndim:
+                raise self.err(e, f"array `{ast.unparse(e)}` used as a number", "reduce it or index it")
+            return v.at([])
+        if name is not None and name not in ("sum",) and self.ndim(e) == 0:
+            pass
+        e.args = [self.scalar(a, pre) for a in e.args]
+        e.keywords = [ast.keyword(arg=k.arg, value=self.scalar(k.value, pre)) for k in e.keywords]
+        if isinstance(e.func, ast.Attribute):
+            e.func.value = e.func.value if not isinstance(e.func.value, ast.expr) or \
+                self.ndim(e.func.value) == 0 and not isinstance(e.func.value, ast.Name) else e.func.value
+        return e
+
+    # ---------------------------------------------------------------- helpers
+    def helper_results(self, call):
+        """(ndim, dtype) of each value an @njit helper returns, for these arguments."""
+        key = ("helper", ast.dump(call))
+        cache = self.__dict__.setdefault("_helper_cache", {})
+        if key not in cache:
+            cache[key] = self.n.helper_result_info(call, self)
+        return cache[key]
+
+    def helper_views(self, caller_views, alloc):
+        """Views for an inlined helper's view parameters, over placeholder names, and the map from
+        each placeholder back to the caller's name (the base array, the copied index values)."""
+        views, back = {}, {}
+        for p, v in sorted(caller_views.items()):
+            names = {}
+            for n in ast.walk(ast.Tuple(elts=[e for e in _view_exprs(v)], ctx=ast.Load())):
+                if isinstance(n, ast.Name) and n.id not in names:
+                    names[n.id] = alloc.fresh(f"{p}_{'base' if n.id == v.base else n.id}")
+            names.setdefault(v.base, alloc.fresh(f"{p}_base"))
+            inner = copy.deepcopy(v)
+
+            class R(ast.NodeTransformer):
+                def visit_Name(self, node):
+                    return ast.copy_location(N(names.get(node.id, node.id)), node)
+            inner.fixed = {k: R().visit(e) for k, e in inner.fixed.items()}
+            for a in inner.axes:
+                for f in ("start", "step", "length"):
+                    if getattr(a, f) is not None:
+                        setattr(a, f, R().visit(getattr(a, f)))
+            inner.base = names[v.base]
+            views[p] = inner
+            back.update({ph: orig for orig, ph in names.items()})
+        return views, back
+
+    def arg_infos(self, params, args):
+        """Array parameter -> (ndim, dtype) and view parameter -> View for a helper call."""
+        arrays, views = {}, {}
+        for p, a in zip(params, args):
+            if isinstance(a, ast.Name):
+                if a.id in self.views:
+                    views[p] = self.views[a.id]
+                elif a.id in self.info:
+                    arrays[p] = self.info[a.id]
+        return arrays, views
+
+
+# --------------------------------------------------------------- functions
+def _matmul_ndim(l, r):
+    if l == 0 or r == 0:
+        return max(l, r)
+    return (l - 1) + (r - 1) if l <= 2 and r <= 2 else max(l, r)
+
+
+def _axis(call, recv):
+    for k in call.keywords:
+        if k.arg == "axis":
+            if not (isinstance(k.value, ast.Constant) or isinstance(k.value, ast.UnaryOp)):
+                return None
+            return ast.literal_eval(k.value)
+    pos = call.args[0:1] if recv is not None else call.args[1:2]
+    if pos and isinstance(pos[0], (ast.Constant, ast.UnaryOp)):
+        v = ast.literal_eval(pos[0])
+        return v if isinstance(v, int) else None
+    return None
+
+
+def _dt(s):
+    return {"float64": "float64", "float32": "float32", "bool": "bool"}.get(s, "int64" if "int" in s else "float64")
+
+
+def _np_dtype(dt):
+    return {"bool": "bool_"}.get(dt, dt)
+
+
+def _float_dt(dt, kind):
+    if kind in ("mean", "var", "std") and dt in ("int64", "bool"):
+        return "float64"
+    if kind in ("sum", "prod") and dt == "bool":
+        return "int64"
+    return dt
+
+
+def _idx(idx):
+    idx = [copy.deepcopy(i) for i in idx]
+    return idx[0] if len(idx) == 1 else ast.Tuple(elts=idx, ctx=ast.Load())
+
+
+def _index_names(n):
+    return ["i", "j", "k", "l", "m"][:n] if n <= 5 else [f"i{k}" for k in range(n)]
+
+
+def _unravel(lin, ext):
+    """C-order multi-index of linear index ``lin`` for extents ``ext``."""
+    out = []
+    rest = lin
+    for k in range(len(ext) - 1, 0, -1):
+        out.append(ast.BinOp(left=copy.deepcopy(rest), op=ast.Mod(), right=copy.deepcopy(ext[k])))
+        rest = ast.BinOp(left=rest, op=ast.FloorDiv(), right=copy.deepcopy(ext[k]))
+    out.append(rest)
+    return out[::-1]
+
+
+def _ceil_div(span, step):
+    if is_const(step, 1):
+        return span
+    if is_const(step) and step.value > 0:
+        return ast.BinOp(left=add(span, C(step.value - 1)), op=ast.FloorDiv(), right=step)
+    return ast.BinOp(left=ast.UnaryOp(op=ast.USub(), operand=ast.BinOp(
+        left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
+
+
+def _is_shape(e):
+    return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape"
+
+
+def _root(e):
+    while isinstance(e, (ast.Subscript, ast.Attribute)):
+        e = e.value
+    return e
+
+
+def _view_exprs(v):
+    return list(v.fixed.values()) + [x for a in v.axes for x in (a.start, a.step, a.length) if x is not None]
+
+
+def _structure(v):
+    return (v.base, tuple(sorted(v.fixed)), tuple(a.base for a in v.axes))
+
+
+def _refusal_hint(name):
+    status, note = TABLE.get(name, ("refused", ""))
+    return note if status == "refused" and note else \
+        "write the element loop, or compute it in the driver and pass the result in"

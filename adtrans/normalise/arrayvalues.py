@@ -1,0 +1,329 @@
+"""Array values of the whole-array lowering (:mod:`.arrays`) and the table of NumPy names.
+
+The lowering (see :mod:`.arrays`) is summarised here too:
+
+This pass runs on the kernel body after :mod:`.jumps` and before :mod:`.threeaddr`.
+It rewrites every statement that computes with whole arrays into scalar loops
+that the rest of the pipeline already differentiates (so the loop strategies,
+the prange race analysis and the tapes serve NumPy code too):
+
+- element-wise arithmetic, comparisons and ufuncs with NumPy broadcasting
+  (scalars, ``None``/``np.newaxis``, ``reshape``, ``.T``/``transpose``),
+  ``np.where``, ``np.clip``: one loop nest writing a fresh array;
+- slices and views (``A[1:-1]``, ``A[i]``, ``A[:, j]``, ``x[::-1]``): a view is
+  not an array in the lowered code but a *rewrite of its indices* into its base
+  array, so reads, writes and augmented writes through a view (also in helpers
+  it is passed to) read and write the base, and the adjoint of a write to a
+  view goes to the base array;
+- reductions (``sum``, ``prod``, ``mean``, ``var``, ``std``, ``max``, ``min``,
+  ``argmax``/``argmin``, ``any``/``all``, with and without ``axis``) and linear
+  algebra (``dot``, ``vdot``, ``@``, ``outer``, ``np.linalg.norm``, ``trace``):
+  accumulation loops (a matrix product is the ``i, k, j`` loop nest);
+- creation (``zeros``/``ones``/``empty``/``full`` and ``*_like`` stay
+  allocations; ``arange``, ``linspace``, ``eye``, ``copy``, ``ascontiguousarray``
+  become loops) and the shape functions ``reshape``, ``ravel``, ``flatten``,
+  ``hstack``, ``vstack``, ``concatenate``, ``stack``, ``triu``, ``tril``,
+  ``diag``, ``cumsum``.
+
+Shapes are tracked statically as (ndim, dtype); extents are expressions
+(``A.shape[0]``, slice lengths).  Axes broadcast only where their size is 1
+by construction (``None``, ``reshape(-1, 1)``, a 1-D operand against 2-D);
+operands whose extents differ at run time raise ``ValueError`` in the forward
+sweep instead of indexing out of bounds.  Slice bounds must lie in the array
+(NumPy's clamping of out-of-range bounds is not reproduced).
+
+:data:`TABLE` (name -> how it is handled) is the source of ``docs/supported.md``.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass, field
+
+from ..rules.derivatives import intrinsic_of
+
+# --------------------------------------------------------------------- table
+#: how each NumPy name is handled in kernels: (status, note); status is one of
+#: "differentiated", "constant", "refused".  ``docs/supported.md`` is generated from it.
+ELEMENTWISE_BINOPS = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
+                      "true_divide": ast.Div, "floor_divide": ast.FloorDiv, "mod": ast.Mod,
+                      "remainder": ast.Mod}
+COMPARE_UFUNCS = {"greater": ast.Gt, "greater_equal": ast.GtE, "less": ast.Lt, "less_equal": ast.LtE,
+                  "equal": ast.Eq, "not_equal": ast.NotEq}
+REDUCTIONS = {"sum", "prod", "mean", "var", "std", "max", "min", "amax", "amin", "argmax", "argmin",
+              "any", "all"}
+SHAPE_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguousarray", "hstack", "vstack",
+               "concatenate", "stack", "triu", "tril", "diag", "cumsum", "where", "clip", "arange",
+               "linspace", "eye", "outer", "dot", "vdot", "matmul", "trace", "negative", "square"}
+
+TABLE = {
+    **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
+    **{k: ("constant", "element-wise comparison (boolean result)") for k in COMPARE_UFUNCS},
+    "negative": ("differentiated", "element-wise"),
+    "where": ("differentiated", "element-wise selection; the condition is constant"),
+    "clip": ("differentiated", "element-wise min(max(a, lo), hi)"),
+    "sum": ("differentiated", "whole array or axis="),
+    "prod": ("differentiated", "whole array or axis="),
+    "mean": ("differentiated", "whole array or axis="),
+    "var": ("differentiated", "whole array or axis= (ddof=0)"),
+    "std": ("differentiated", "whole array or axis= (ddof=0); singular at zero spread"),
+    "max": ("differentiated", "whole array or axis=; ties to the first element"),
+    "min": ("differentiated", "whole array or axis=; ties to the first element"),
+    "amax": ("differentiated", "as max"), "amin": ("differentiated", "as min"),
+    "argmax": ("constant", "an index (no derivative)"), "argmin": ("constant", "an index (no derivative)"),
+    "any": ("constant", "boolean"), "all": ("constant", "boolean"),
+    "dot": ("differentiated", "1-D/2-D operands, lowered to loops"),
+    "vdot": ("differentiated", "flattened dot product"),
+    "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands, lowered to loops"),
+    "outer": ("differentiated", "1-D operands"),
+    "trace": ("differentiated", "2-D, main diagonal"),
+    "linalg.norm": ("differentiated", "default 2-norm of the flattened array (ord/axis refused)"),
+    "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),
+    "flatten": ("differentiated", "method, C order"), "transpose": ("differentiated", "no axes argument: reversed"),
+    "copy": ("differentiated", ""), "ascontiguousarray": ("differentiated", ""),
+    "hstack": ("differentiated", "tuple or list literal of arrays"),
+    "vstack": ("differentiated", "tuple or list literal of arrays"),
+    "concatenate": ("differentiated", "tuple or list literal, axis= constant"),
+    "stack": ("differentiated", "tuple or list literal, axis= constant"),
+    "triu": ("differentiated", "k= constant or name"), "tril": ("differentiated", "k= constant or name"),
+    "diag": ("differentiated", "1-D -> matrix, 2-D -> main diagonal"),
+    "cumsum": ("differentiated", "flattened or 1-D"),
+    "zeros": ("constant", "allocation"), "ones": ("constant", "allocation"), "empty": ("constant", "allocation"),
+    "full": ("differentiated", "allocation; the fill value is differentiated"),
+    "zeros_like": ("constant", "allocation"), "ones_like": ("constant", "allocation"),
+    "empty_like": ("constant", "allocation"), "full_like": ("differentiated", "the fill value is differentiated"),
+    "arange": ("constant", "start/stop/step"), "linspace": ("differentiated", "endpoints differentiated"),
+    "eye": ("constant", "identity matrix"),
+    "sort": ("refused", "write the comparison loop, or sort in the driver"),
+    "argsort": ("refused", "compute the permutation in the driver and pass it in"),
+    "linalg.solve": ("refused", "solve in the driver (adtrans drivers differentiate NumPy) or write the elimination loops"),
+    "linalg.inv": ("refused", "solve in the driver, or write the elimination loops"),
+    "linalg.det": ("refused", "write the elimination loops"),
+    "linalg.eig": ("refused", "compute eigenpairs in the driver"),
+    "linalg.cholesky": ("refused", "write the Cholesky loops"),
+    "fft.fft": ("refused", "write the transform loops"),
+    "convolve": ("refused", "write the convolution loop (a[i + k] * w[k])"),
+    "interp": ("refused", "write the search and the linear interpolation explicitly"),
+    "unique": ("refused", "compute it in the driver"),
+    "histogram": ("refused", "piecewise constant: compute it in the driver"),
+    "searchsorted": ("constant", "an index (no derivative)"),
+}
+
+
+# --------------------------------------------------------------- small AST kit
+def C(v):
+    return ast.Constant(v)
+
+
+def N(n, store=False):
+    return ast.Name(id=n, ctx=ast.Store() if store else ast.Load())
+
+
+def is_const(e, v=None):
+    return isinstance(e, ast.Constant) and not isinstance(e.value, bool) and isinstance(e.value, (int, float)) \
+        and (v is None or e.value == v)
+
+
+def _split(e):
+    """``(x, c)`` with ``e == x + c`` for a constant ``c``."""
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and is_const(e.right) \
+            and type(e.right.value) is int:
+        return e.left, e.right.value if isinstance(e.op, ast.Add) else -e.right.value
+    return e, 0
+
+
+def add(a, b):
+    if is_const(b) and type(b.value) is int and not is_const(a):
+        x, c = _split(a)
+        if c:
+            a, b = x, C(c + b.value)
+    if is_const(a, 0):
+        return b
+    if is_const(b, 0):
+        return a
+    if is_const(a) and is_const(b):
+        return C(a.value + b.value)
+    if is_const(b) and b.value < 0:
+        return ast.BinOp(left=a, op=ast.Sub(), right=C(-b.value))
+    return ast.BinOp(left=a, op=ast.Add(), right=b)
+
+
+def sub(a, b):
+    if is_const(b) and type(b.value) is int:
+        return add(a, C(-b.value))
+    if is_const(b, 0):
+        return a
+    if is_const(a) and is_const(b):
+        return C(a.value - b.value)
+    if ast.dump(a) == ast.dump(b):
+        return C(0)
+    return ast.BinOp(left=a, op=ast.Sub(), right=b)
+
+
+def mul(a, b):
+    if is_const(a, 1):
+        return b
+    if is_const(b, 1):
+        return a
+    if is_const(a) and is_const(b):
+        return C(a.value * b.value)
+    return ast.BinOp(left=a, op=ast.Mult(), right=b)
+
+
+def same(a, b) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
+def located(nodes, like):
+    """Give every node of ``nodes`` (statements) the position of ``like`` where it has none."""
+    for s in nodes:
+        for n in ast.walk(s):
+            if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
+                ast.copy_location(n, like)
+    return nodes
+
+
+# ------------------------------------------------------------------ values
+DT_RANK = {"bool": 0, "int64": 1, "float32": 2, "float64": 3}
+
+
+def join_dtypes(dts):
+    dts = [d for d in dts if d is not None]
+    if not dts:
+        return "float64"
+    best = max(dts, key=lambda d: DT_RANK.get(d, 3))
+    if best == "float32" and any(d == "int64" for d in dts):
+        return "float64"
+    return best
+
+
+@dataclass
+class Axis:
+    """One axis of an array value: its extent (an expression) and whether it is 1 by construction."""
+    extent: ast.expr
+    unit: bool = False
+
+
+class Arr:
+    """An array-valued expression: ``shape`` (list of :class:`Axis`), ``dtype``; ``at(idx)``
+    gives the scalar expression of the element at index expressions ``idx``."""
+    shape: list
+    dtype: str
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def at(self, idx):
+        raise NotImplementedError
+
+
+@dataclass
+class ViewAxis:
+    """A view axis over base axis ``base`` (start + step * k, ``length`` elements), or a new unit
+    axis (``base`` None)."""
+    base: int | None
+    start: ast.expr = None
+    step: ast.expr = None
+    length: ast.expr = None
+
+
+@dataclass
+class View:
+    """A view of array ``base``: ``fixed`` base axes (axis -> index expression) and the view's
+    axes in order."""
+    base: str
+    base_ndim: int
+    dtype: str
+    fixed: dict = field(default_factory=dict)
+    axes: list = field(default_factory=list)
+
+    @staticmethod
+    def whole(base, ndim, dtype):
+        return View(base, ndim, dtype, {}, [ViewAxis(b, C(0), C(1), _shape(base, b)) for b in range(ndim)])
+
+    def element(self, idx):
+        """Base subscript for view index ``idx``."""
+        base_idx = dict(self.fixed)
+        for ax, k in zip(self.axes, idx):
+            if ax.base is not None:
+                base_idx[ax.base] = add(ax.start, mul(ax.step, k))
+        elts = [copy.deepcopy(base_idx[b]) for b in range(self.base_ndim)]
+        sl = elts[0] if len(elts) == 1 else ast.Tuple(elts=elts, ctx=ast.Load())
+        return ast.Subscript(value=N(self.base), slice=sl, ctx=ast.Load())
+
+    def signature(self):
+        return ast.dump(ast.Tuple(elts=[ast.Tuple(elts=[C(b), v], ctx=ast.Load()) for b, v in
+                                        sorted(self.fixed.items())] +
+                                  [ast.Tuple(elts=[C(-1 if a.base is None else a.base), a.start or C(0),
+                                                   a.step or C(0)], ctx=ast.Load()) for a in self.axes],
+                                  ctx=ast.Load()))
+
+
+def _shape(arr, k):
+    return ast.Subscript(value=ast.Attribute(value=N(arr), attr="shape", ctx=ast.Load()), slice=C(k), ctx=ast.Load())
+
+
+class Ref(Arr):
+    def __init__(self, view: View):
+        self.view = view
+        self.shape = [Axis(C(1), True) if a.base is None else Axis(a.length, is_const(a.length, 1))
+                      for a in view.axes]
+        self.dtype = view.dtype
+
+    def at(self, idx):
+        return self.view.element(idx)
+
+
+class Scalar(Arr):
+    def __init__(self, expr, dtype):
+        self.expr, self.dtype, self.shape = expr, dtype, []
+
+    def at(self, idx):
+        return copy.deepcopy(self.expr)
+
+
+class Gen(Arr):
+    """An array given by a function of its index (iota, eye, elementwise combinations)."""
+
+    def __init__(self, shape, dtype, fn):
+        self.shape, self.dtype, self.fn = shape, dtype, fn
+
+    def at(self, idx):
+        return self.fn(list(idx))
+
+
+def broadcast(parts, check):
+    """Shape of broadcasting ``parts`` (Arr); ``check(a, b)`` is told about extents that must agree."""
+    nd = max((p.ndim for p in parts), default=0)
+    shape = []
+    for k in range(nd):
+        axes = [p.shape[p.ndim - nd + k] for p in parts if p.ndim - nd + k >= 0]
+        real = [a for a in axes if not a.unit]
+        if not real:
+            shape.append(Axis(C(1), True))
+            continue
+        shape.append(real[0])
+        for a in real[1:]:
+            if not same(a.extent, real[0].extent):
+                check(real[0].extent, a.extent)
+    return shape
+
+
+def bidx(p, idx, shape):
+    """The index of part ``p`` for the broadcast index ``idx`` (right-aligned, unit axes -> 0)."""
+    off = len(idx) - p.ndim
+    return [C(0) if p.shape[k].unit else idx[off + k] for k in range(p.ndim)]
+
+
+def elementwise(parts, dtype, combine, check):
+    shape = broadcast(parts, check)
+    if not shape:
+        return Scalar(combine([p.at([]) for p in parts]), dtype)
+    return Gen(shape, dtype, lambda idx: combine([p.at(bidx(p, idx, shape)) for p in parts]))
+
+
+class Refused(Exception):
+    def __init__(self, node, construct, hint=""):
+        super().__init__(construct)
+        self.node, self.construct, self.hint = node, construct, hint

@@ -1,0 +1,339 @@
+"""Kernels written with whole-array NumPy (and a few with explicit loops), as users write them:
+PolyBench kernels, particle codes, statistics, finance, a filter.  Written for adtrans' tests
+from the public specifications; small sizes."""
+import math
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+
+# ---------------------------------------------------------------- PolyBench
+@njit
+def jacobi_1d(A, B, steps):
+    for t in range(steps):
+        B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])
+        A[1:-1] = 0.33333 * (B[:-2] + B[1:-1] + B[2:])
+
+
+@njit
+def jacobi_2d(A, B, steps):
+    for t in range(steps):
+        B[1:-1, 1:-1] = 0.2 * (A[1:-1, 1:-1] + A[1:-1, :-2] + A[1:-1, 2:] + A[2:, 1:-1] + A[:-2, 1:-1])
+        A[1:-1, 1:-1] = 0.2 * (B[1:-1, 1:-1] + B[1:-1, :-2] + B[1:-1, 2:] + B[2:, 1:-1] + B[:-2, 1:-1])
+
+
+@njit
+def heat_3d(A, B, steps):
+    for t in range(steps):
+        B[1:-1, 1:-1, 1:-1] = (0.125 * (A[2:, 1:-1, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[:-2, 1:-1, 1:-1])
+                               + 0.125 * (A[1:-1, 2:, 1:-1] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, :-2, 1:-1])
+                               + 0.125 * (A[1:-1, 1:-1, 2:] - 2.0 * A[1:-1, 1:-1, 1:-1] + A[1:-1, 1:-1, :-2])
+                               + A[1:-1, 1:-1, 1:-1])
+        A[1:-1, 1:-1, 1:-1] = (0.125 * (B[2:, 1:-1, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[:-2, 1:-1, 1:-1])
+                               + 0.125 * (B[1:-1, 2:, 1:-1] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, :-2, 1:-1])
+                               + 0.125 * (B[1:-1, 1:-1, 2:] - 2.0 * B[1:-1, 1:-1, 1:-1] + B[1:-1, 1:-1, :-2])
+                               + B[1:-1, 1:-1, 1:-1])
+
+
+@njit
+def seidel_2d(A, steps):
+    n = A.shape[0]
+    for t in range(steps):
+        for i in range(1, n - 1):
+            for j in range(1, n - 1):
+                A[i, j] = (A[i - 1, j - 1] + A[i - 1, j] + A[i - 1, j + 1] + A[i, j - 1] + A[i, j]
+                           + A[i, j + 1] + A[i + 1, j - 1] + A[i + 1, j] + A[i + 1, j + 1]) / 9.0
+
+
+@njit
+def fdtd_2d(ex, ey, hz, fict, steps):
+    for t in range(steps):
+        ey[0, :] = fict[t]
+        ey[1:, :] -= 0.5 * (hz[1:, :] - hz[:-1, :])
+        ex[:, 1:] -= 0.5 * (hz[:, 1:] - hz[:, :-1])
+        hz[:-1, :-1] -= 0.7 * (ex[:-1, 1:] - ex[:-1, :-1] + ey[1:, :-1] - ey[:-1, :-1])
+
+
+@njit
+def gemm(alpha, beta, C, A, B):
+    C[:] = alpha * A @ B + beta * C
+
+
+@njit
+def gemm_loops(alpha, beta, C, A, B):
+    ni, nk = A.shape
+    nj = B.shape[1]
+    for i in range(ni):
+        for j in range(nj):
+            C[i, j] *= beta
+        for k in range(nk):
+            for j in range(nj):
+                C[i, j] += alpha * A[i, k] * B[k, j]
+
+
+@njit
+def two_mm(alpha, beta, A, B, C, D):
+    tmp = alpha * A @ B
+    D[:] = tmp @ C + beta * D
+
+
+@njit
+def atax(A, x, y):
+    y[:] = A.T @ (A @ x)
+
+
+@njit
+def bicg(A, s, q, p, r):
+    s[:] = r @ A
+    q[:] = A @ p
+
+
+@njit
+def mvt(x1, x2, y1, y2, A):
+    x1 += A @ y1
+    x2 += A.T @ y2
+
+
+@njit
+def gesummv(alpha, beta, A, B, x, y):
+    y[:] = alpha * A @ x + beta * B @ x
+
+
+@njit
+def syrk(alpha, beta, C, A):
+    C[:] = np.tril(alpha * A @ A.T + beta * C)
+
+
+@njit
+def doitgen(A, C4):
+    nr, nq, np_ = A.shape
+    for r in range(nr):
+        for q in range(nq):
+            A[r, q, :] = A[r, q, :] @ C4
+
+
+@njit
+def covariance(data):
+    n = data.shape[0]
+    mean = np.sum(data, axis=0) / n
+    centred = data - mean
+    cov = centred.T @ centred / (n - 1.0)
+    return np.sum(cov * cov)
+
+
+# ------------------------------------------------------------- particles
+@njit
+def nbody_energy(pos, mass, eps):
+    x = pos[:, 0]
+    y = pos[:, 1].copy()
+    z = pos[:, 2]
+    dx = x[:, None] - x[None, :]
+    dy = y.reshape(-1, 1) - y.reshape(1, -1)
+    dz = z[:, np.newaxis] - z
+    inv = 1.0 / np.sqrt(dx ** 2 + dy ** 2 + dz ** 2 + eps * eps)
+    return -0.5 * np.sum(mass[:, None] * mass[None, :] * inv)
+
+
+@njit
+def lj_pair(ri, rj):
+    d = ri - rj
+    r2 = np.sum(d * d)
+    s6 = 1.0 / (r2 * r2 * r2)
+    return 4.0 * (s6 * s6 - s6)
+
+
+@njit
+def lennard_jones(pos):
+    n = pos.shape[0]
+    e = 0.0
+    for i in range(n):
+        ri = pos[i]
+        for j in range(i + 1, n):
+            e += lj_pair(ri, pos[j])
+    return e
+
+
+@njit(parallel=True)
+def lennard_jones_prange(pos, out):
+    n = pos.shape[0]
+    for i in prange(n):
+        ri = pos[i]
+        acc = 0.0
+        for j in range(n):
+            if j != i:
+                d = ri - pos[j]
+                r2 = np.dot(d, d)
+                s6 = 1.0 / (r2 * r2 * r2)
+                acc += 4.0 * (s6 * s6 - s6)
+        out[i] = acc
+
+
+@njit
+def sph_density(pos, mass, h):
+    n = pos.shape[0]
+    rho = np.zeros(n)
+    for i in range(n):
+        for j in range(n):          # includes the self-pair (r = 0)
+            d = pos[i] - pos[j]
+            q = h * h - np.sum(d * d)
+            if q > 0.0:
+                rho[i] += mass[j] * q * q * q
+    return np.sum(rho * rho)
+
+
+# ----------------------------------------------------------- statistics
+@njit
+def logsumexp(x):
+    m = np.max(x)
+    return m + np.log(np.sum(np.exp(x - m)))
+
+
+@njit
+def softmax_dot(x, w):
+    e = np.exp(x - x.max())
+    p = e / e.sum()
+    return np.sum(p * w)
+
+
+@njit
+def kde(x, data, h):
+    n = data.shape[0]
+    d = (x[:, None] - data[None, :]) / h
+    dens = np.sum(np.exp(-0.5 * d * d), axis=1) / (n * h * math.sqrt(2.0 * math.pi))
+    return np.sum(np.log(dens))
+
+
+@njit
+def gmm_loglik(X, mu, logsig, logw):
+    diff = (X[:, None, :] - mu[None, :, :]) / np.exp(logsig)[None, :, :]
+    q = -0.5 * np.sum(diff * diff, axis=2) - np.sum(logsig, axis=1)[None, :] + logw[None, :]
+    m = np.max(q)
+    return np.sum(np.log(np.sum(np.exp(q - m), axis=1))) + m * X.shape[0]
+
+
+@njit
+def arc_distance(theta1, phi1, theta2, phi2):
+    temp = np.sin((theta2 - theta1) / 2) ** 2 + np.cos(theta1) * np.cos(theta2) * np.sin((phi2 - phi1) / 2) ** 2
+    d = 2 * np.arctan2(np.sqrt(temp), np.sqrt(1 - temp))
+    return np.sum(d)
+
+
+@njit
+def cnd(d):
+    A1, A2, A3, A4, A5 = 0.31938153, -0.356563782, 1.781477937, -1.821255978, 1.330274429
+    K = 1.0 / (1.0 + 0.2316419 * np.abs(d))
+    ret = 0.3989422804014327 * np.exp(-0.5 * d * d) * (K * (A1 + K * (A2 + K * (A3 + K * (A4 + K * A5)))))
+    return np.where(d > 0, 1.0 - ret, ret)
+
+
+@njit
+def black_scholes(S, X, T, r, v):
+    sqrt_t = np.sqrt(T)
+    d1 = (np.log(S / X) + (r + 0.5 * v * v) * T) / (v * sqrt_t)
+    d2 = d1 - v * sqrt_t
+    call = S * cnd(d1) - X * np.exp(-r * T) * cnd(d2)
+    return np.sum(call)
+
+
+@njit
+def filter_2d(img, k):
+    n, m = img.shape[0], img.shape[1]
+    out = np.zeros((n - 2, m - 2))
+    for di in range(3):
+        for dj in range(3):
+            out += k[di, dj] * img[di:di + n - 2, dj:dj + m - 2]
+    return np.sum(out * out)
+
+
+# --------------------------------------------------------- assorted forms
+@njit
+def ufuncs(x, y):
+    a = np.arctan2(x, y) + np.hypot(x, y) + np.square(x) + np.tanh(y) + np.log1p(x) + np.expm1(-y)
+    b = np.maximum(x, 0.5) * np.minimum(y, 0.7) + np.clip(x, 0.3, 0.8) + np.abs(x - y) + np.cbrt(y)
+    c = np.where(x > y, x * y, x - y) + np.power(x, 1.5) + np.sqrt(x) / y
+    return np.sum(a * b + c) + np.prod(x) + np.mean(y * y) + np.var(x) + np.std(y) + np.min(x * y)
+
+
+@njit
+def shapes(A, v):
+    B = np.hstack((A, A[:, :1]))
+    C = np.vstack((A, v.reshape(1, -1)))
+    D = np.concatenate((A.ravel(), v))
+    E = np.stack((v, 2.0 * v))
+    F = np.triu(A @ A.T) + np.tril(A @ A.T, -1) * 0.5 + np.diag(np.diag(A @ A.T))
+    G = np.cumsum(v) + np.arange(v.shape[0]) * 0.5 + np.linspace(0.0, 1.0, v.shape[0]) * v
+    H = A.reshape(A.shape[1], A.shape[0]).T + np.eye(A.shape[0], A.shape[1]) * A
+    return (np.sum(B * B) + np.sum(C) + np.sum(D * D) + np.sum(E * E) + np.sum(F) + np.sum(G * G)
+            + np.sum(H * H) + np.trace(A @ A.T) + np.linalg.norm(v) + np.vdot(A.ravel(), A.ravel()) + np.sum(np.outer(v, v)))
+
+
+@njit
+def reductions_axis(A):
+    s0 = np.sum(A, axis=0)
+    s1 = A.sum(axis=1)
+    k = np.argmax(A[0])
+    j = A[1].argmin()
+    return np.sum(s0 * s0) + np.sum(s1 * s1 * A[:, 0]) + A[0, k] + A[1, j] + np.mean(A.T) + np.max(A[:, 1:])
+
+
+@njit
+def row_helper(row, w):
+    return np.sum(row * w)
+
+
+@njit
+def scale_row(row, c):
+    for k in range(row.shape[0]):
+        row[k] *= c
+
+
+@njit
+def views(A, w):
+    total = 0.0
+    for i in range(A.shape[0]):
+        r = A[i]
+        total += row_helper(r, w) + row_helper(A[:, i % A.shape[1]], A[:, 0])
+    col = A[:, 1]
+    col[:] = col * 2.0
+    scale_row(A[0], 3.0)
+    A[1, ::2] += 1.5 * A[0, ::2]
+    A[-1, ::-1] = A[0]
+    for row in A:
+        total += np.sum(row) * row[0]
+    return total + np.sum(A * A)
+
+
+@njit(parallel=True)
+def prange_rows(A, x, out):
+    for i in prange(A.shape[0]):
+        out[i] = np.dot(A[i], x) + np.sum(np.sin(A[i]) * x)
+
+
+@njit
+def heat_time_loop(u, c, steps):
+    for t in range(steps):
+        un = u.copy()
+        u[1:-1] = un[1:-1] + c * (un[2:] - 2.0 * un[1:-1] + un[:-2])
+    return np.sum(u * u)
+
+
+@njit
+def linear(x):
+    return 2.0 * x + 1.0
+
+
+@njit
+def wrapper(x, w):
+    return np.sum(linear(x) * w)
+
+
+@njit
+def returns_array(x, c):
+    return np.sin(x) * c
+
+
+@njit
+def returns_two(A, x):
+    y = A @ x
+    return y * y, np.sum(A, axis=0)
