@@ -101,9 +101,6 @@ def test_aliased_duplicated_arrays_are_refused():
     adtrans.autodiff(F.shift, adtrans.Duplicated(buf[:5], np.ones(5)), adtrans.Duplicated(buf[5:], np.ones(5)))
 
 
-@pytest.mark.xfail(raises=adtrans.UnsupportedError, strict=True,
-                   reason="`for row in A` lowers to row views A[k], which the arrays branch supports; "
-                          "remove this marker when both are merged")
 def test_rows_of_a_matrix_by_iteration():
     check(F.rows_of_matrix, [v(3, 4), v(3)])
 
