@@ -26,6 +26,7 @@ import copy
 import inspect
 
 from ..ir.names import NameAllocator
+from ..ir.nodes import Rename
 from ..normalise.jumps import JumpLowering, _not_any
 from ..parse import parse_function
 
@@ -92,16 +93,6 @@ def bind_arguments(call: ast.Call, func, what: str, error) -> list:
     return args
 
 
-class _Rename(ast.NodeTransformer):
-    def __init__(self, mapping):
-        self.mapping = mapping
-
-    def visit_Name(self, node):
-        if node.id in self.mapping:
-            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
-        return node
-
-
 def inline_helper(call: ast.Call, func, driver_globals: dict, fresh, taken: set, error):
     """The inlined body of the plain-Python ``func`` called by ``call`` in a driver.
 
@@ -135,7 +126,7 @@ def inline_helper(call: ast.Call, func, driver_globals: dict, fresh, taken: set,
                 raise error(call, f"{what} reads the global {node.id}, which the driver's module does not "
                                   "name the same way", f"import {node.id} in the driver's module too")
     mapping = {n: fresh(f"{func.__name__}_{n}") for n in sorted(local)}
-    tree = _Rename(mapping).visit(tree)
+    tree = Rename(mapping).visit(tree)
     body, results = lower_jumps(tree, set(taken) | set(mapping.values()) | set(mapping), lambda n, c, h="": error(call, c, h))
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]

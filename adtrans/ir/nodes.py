@@ -14,3 +14,16 @@ def add_to(target: ast.expr, value: ast.expr, cast: str | None = None, sub=False
     if cast:
         value = ast.Call(func=ast.parse(cast, mode="eval").body, args=[value], keywords=[])
     return ast.AugAssign(target=target, op=ast.Sub() if sub else ast.Add(), value=value)
+
+
+class Rename(ast.NodeTransformer):
+    """Rename names by ``mapping`` (every occurrence, or with ``loads_only`` only reads)."""
+
+    def __init__(self, mapping: dict, loads_only: bool = False):
+        self.mapping, self.loads_only = mapping, loads_only
+
+    def visit_Name(self, node):
+        ctx = getattr(node, "ctx", None) or ast.Load()
+        if node.id in self.mapping and not (self.loads_only and isinstance(ctx, ast.Store)):
+            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=ctx), node)
+        return node

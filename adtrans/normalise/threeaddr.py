@@ -31,7 +31,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
-from ..ir.nodes import name
+from ..ir.nodes import Rename, name
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
@@ -809,7 +809,7 @@ class Normaliser:
         for p, a in zip(hp.params, args):
             if p not in array_params and p not in views:
                 out.append(ast.copy_location(ast.Assign(targets=[name(mapping[p], True)], value=a), expr))
-        renamer = _Rename(mapping)
+        renamer = Rename(mapping)
         for s in inner.body:
             out.append(renamer.visit(copy.deepcopy(s)))
         for n in inner.arrays:
@@ -829,16 +829,6 @@ class Normaliser:
         if len(results) != want:
             raise self.err(expr, f"{hp.name} returns {len(results)} values, unpacked into {want}")
         return results
-
-
-class _Rename(ast.NodeTransformer):
-    def __init__(self, mapping):
-        self.mapping = mapping
-
-    def visit_Name(self, node):
-        if node.id in self.mapping:
-            return ast.copy_location(ast.Name(id=self.mapping[node.id], ctx=node.ctx), node)
-        return node
 
 
 def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None) -> Normalised:

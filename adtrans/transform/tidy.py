@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.markers import comment
+from ..ir.nodes import Rename
 
 # calls without side effects (their results may be dropped when unused)
 _PURE_PREFIXES = ("math.", "np.")
@@ -343,23 +344,13 @@ def _propagate_copies(stmts, stored):
             n = mapping[n]
         return n
     out = [s for k, s in enumerate(out) if k not in drop]
-    _Rename({a: final(a) for a in mapping}).visit(ast.Module(body=out, type_ignores=[]))
+    Rename({a: final(a) for a in mapping}, loads_only=True).visit(ast.Module(body=out, type_ignores=[]))
     for a, b in mapping.items():        # keep the counts exact for the enclosing blocks
         stored[a] -= 1
         stored[("uses", b)] -= 1
     for a in mapping:
         stored[("uses", final(a))] = stored.get(("uses", final(a)), 0) + stored.pop(("uses", a), 0)
     return out
-
-
-class _Rename(ast.NodeTransformer):
-    def __init__(self, mapping):
-        self.mapping = mapping
-
-    def visit_Name(self, node):
-        if node.id in self.mapping and not isinstance(getattr(node, "ctx", None), ast.Store):
-            return ast.copy_location(ast.Name(self.mapping[node.id], ast.Load()), node)
-        return node
 
 
 def _drop_copies(stmts, copies):
