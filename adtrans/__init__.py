@@ -6,9 +6,9 @@ One pipeline (:func:`adtrans.pipeline.generate`): :mod:`adtrans.parse` ->
 -> :mod:`adtrans.emit`; see ``adtrans/README.md`` for the stages and where changes go.
 """
 from .api import Active, AdjointFunction, Const, Duplicated, adjoint, autodiff, grad, source
-from .errors import ActivityError, ADError, TypingError, UnsupportedError
+from .errors import ActivityError, ADError, GeneratedCodeError, TypingError, UnsupportedError
 from .gen import differentiable
 
 __version__ = "0.1.0"
 __all__ = ["Active", "differentiable", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "source",
-           "ADError", "ActivityError", "TypingError", "UnsupportedError"]
+           "ADError", "ActivityError", "GeneratedCodeError", "TypingError", "UnsupportedError"]
