@@ -101,6 +101,20 @@ def test_aliased_duplicated_arrays_are_refused():
     adtrans.autodiff(F.shift, adtrans.Duplicated(buf[:5], np.ones(5)), adtrans.Duplicated(buf[5:], np.ones(5)))
 
 
+def test_aliased_arguments_are_refused_by_the_adjoint_callable_too():
+    a, da = v(5), np.ones(5)
+    adj = adtrans.adjoint(F.shift, ("dup", "dup"))
+    with pytest.raises(adtrans.ActivityError, match="a and out"):
+        adj(a, da, a, da)
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj(a[1:], np.ones(4), a[:4], np.ones(4))
+    b, db, da = np.zeros(5), np.ones(5), np.zeros(5)
+    adj(a, da, b, db)                    # distinct arrays: the same gradient as autodiff's
+    da2 = np.zeros(5)
+    adtrans.autodiff(F.shift, adtrans.Duplicated(a, da2), adtrans.Duplicated(np.zeros(5), np.ones(5)))
+    np.testing.assert_array_equal(da, da2)
+
+
 def test_rows_of_a_matrix_by_iteration():
     check(F.rows_of_matrix, [v(3, 4), v(3)])
 
