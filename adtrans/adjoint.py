@@ -36,8 +36,8 @@ class AdjointFunction:
 
     def __call__(self, *args):
         primal_args, seeds = split_args(self.activity, args)
-        check_aliasing_flat(self.primal.params, self.activity, args)
         gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        check_aliasing_flat(self.primal.params, self.activity, args, gen.written, gen.parallel)
         full = list(args[:len(args) - len(seeds)])
         if gen.seed_args:       # a kernel returning arrays: one seed per returned value
             if len(seeds) != gen.seed_args:

@@ -148,28 +148,34 @@ def check_aliasing(params, args) -> None:
     _refuse_overlaps(held)
 
 
-def check_aliasing_flat(params, activity, args) -> None:
+def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> None:
     """:func:`check_aliasing` for a flat adjoint argument list (each ``"dup"`` argument followed
     by its shadow), as :class:`~adtrans.adjoint.AdjointFunction` and CUDA adjoint launches take
-    it; host, simulator and device arrays alike."""
+    it; host, simulator and device arrays alike.
+
+    ``written``: the parameters the kernel writes (None: all).  In a serial kernel two names for
+    one array that the kernel only reads are differentiated right (both shadows accumulate into
+    one), so only an overlap involving a written parameter (or its shadow) is refused; in a
+    parallel kernel (``parallel``) every overlap with a ``Duplicated`` array is."""
     held, k = [], 0
     for p, a in zip(params, activity):
         pairs = [(p, args[k:k + 1])] + ([(p + " (its shadow)", args[k + 1:k + 2])] if a == "dup" else [])
         for role, vals in pairs:
             m = _memory_of(vals[0]) if vals else None
             if m is not None:
-                held.append((role, m, a == "dup"))
+                held.append((role, m, a == "dup", written is None or parallel or p in written))
         k += 2 if a == "dup" else 1
     _refuse_overlaps(held)
 
 
 def _refuse_overlaps(held) -> None:
-    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated)`` entries
-    that overlap where one of them is duplicated."""
+    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated[, written])``
+    entries that overlap where one of them is duplicated (and one is written)."""
+    held = [h if len(h) == 4 else h + (True,) for h in held]
     for i in range(len(held)):
         for j in range(i + 1, len(held)):
-            (pa, a, da), (pb, b, db) = held[i], held[j]
-            if (da or db) and _overlap(a, b):
+            (pa, a, da, wa), (pb, b, db, wb) = held[i], held[j]
+            if (da or db) and (wa or wb) and _overlap(a, b):
                 raise ActivityError(
                     f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
                     f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
