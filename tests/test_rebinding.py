@@ -110,6 +110,14 @@ def two_names_written_in_loop(x):
     return np.sum(u)
 
 
+@njit
+def view_rebound_at_top_level(A, a):
+    row = A[1]
+    s = np.sum(row * row)
+    row = A[:, 0]
+    return s + row[0] * a * row[1]
+
+
 V = np.array([0.2, 0.5, 0.9, 0.4, 0.7])
 
 
@@ -132,6 +140,10 @@ def test_ode_step_rebinding_the_state():
 
 def test_stencil_copy_then_rebind():
     check(heat_copy_and_rebind, [np.linspace(0.1, 1.0, 8), 0.2])
+
+
+def test_view_rebound_at_top_level():
+    check(view_rebound_at_top_level, [np.arange(1.0, 7.0).reshape(3, 2), 0.5])
 
 
 def test_rebinding_in_a_branch():
