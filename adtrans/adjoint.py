@@ -6,7 +6,7 @@ import inspect
 import numpy as np
 from numba.core.errors import NumbaError
 
-from .arguments import primal_of, split_args, typeof_args
+from .arguments import check_aliasing_flat, primal_of, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
@@ -37,6 +37,7 @@ class AdjointFunction:
     def __call__(self, *args):
         primal_args, seeds = split_args(self.activity, args)
         gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        check_aliasing_flat(self.primal.params, self.activity, args, gen.written, gen.parallel)
         full = list(args[:len(args) - len(seeds)])
         if gen.seed_args:       # a kernel returning arrays: one seed per returned value
             if len(seeds) != gen.seed_args:

@@ -55,8 +55,8 @@ def autodiff(fn, *args, seed=1.0, checkpoints=None, **kwargs):
     binomial schedule with ``N`` snapshots (recomputing steps; same gradient).
     """
     args = bind_arguments(fn, args, kwargs)
-    check_aliasing(param_names(fn), args)
     if target_of(fn).kind == "driver":
+        check_aliasing(param_names(fn), args)
         return autodiff_driver(fn, args, seed, checkpoints)
     if checkpoints is not None:
         raise TypeError("checkpoints= applies to plain-Python drivers (their time loops), not to kernels")

@@ -2,6 +2,7 @@
 parse -> normalise -> type -> activity -> transform (marked IR) -> target lowering -> emit."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from numba.core import types as nbtypes
@@ -11,6 +12,7 @@ from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
 from .errors import ActivityError
 from .ir.lines import line_map
+from .ir.walk import array_target, iter_stmts
 from .normalise import normalise
 from .parse import Primal
 from .targets.base import Target
@@ -33,6 +35,22 @@ class Generated:
     parallel: bool
     where: dict = None          # line of the function source -> (user's file, line)
     seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
+    written: tuple = None   # parameters the kernel may write (None: unknown, take all)
+
+
+def written_params(norm, params) -> tuple:
+    """Parameters the normalised kernel stores into (``A[i] = ...``, ``A[i] += ...``), also
+    through a second name bound to them (``r = A``)."""
+    names = {p: p for p in params}
+    out = set()
+    for s, _ in iter_stmts(norm.body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
+                and s.value.id in names:
+            names[s.targets[0].id] = names[s.value.id]
+        t = array_target(s)
+        if t in names:
+            out.add(names[t])
+    return tuple(p for p in params if p in out)
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -86,7 +104,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
-                     where=where, seed_args=len(norm.seed_params))
+                     where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

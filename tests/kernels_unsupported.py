@@ -84,7 +84,8 @@ def fancy_index(x, idx):
 @njit(cache=True)
 def view_rebound(A, a):
     row = A[1]
-    row = A[:, 0]          # <- rebound to a view
+    for k in range(2):
+        row = A[:, k]      # <- rebound to a view
     return row[0] * a
 
 

@@ -42,6 +42,8 @@ class ArrayLowering:
         self.params = set(norm.p.params)
         self.depth = 0
         self.renames: dict = {}
+        self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
+        self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -255,13 +257,20 @@ class ArrayLowering:
     # -------------------------------------------------------------- driver
     def run(self, body):
         out = []
-        for s in body:
-            out += self.stmt(s)
+        self.levels.append([body, 0])
+        try:
+            for k, s in enumerate(body):
+                self.levels[-1][1] = k
+                out += self.stmt(s)
+        finally:
+            self.levels.pop()
         return out
 
     def stmt(self, s):
-        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         pre = []
+        if self.depth == 0 and isinstance(s, (ast.For, ast.While, ast.If)):
+            self.own_rebound(s, pre)
+        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         try:
             made = self._stmt(s, pre)
         except RecursionError:
@@ -274,9 +283,11 @@ class ArrayLowering:
         mapping = self.renames
 
         class R(ast.NodeTransformer):
-            def visit_Name(self, node):
-                if node.id in mapping and isinstance(node.ctx, ast.Load):
-                    return ast.copy_location(N(mapping[node.id]), node)
+            def visit_Name(self, node):      # once: a read renamed to `x` is not renamed again
+                if node.id in mapping and isinstance(node.ctx, ast.Load) and not getattr(node, "renamed", False):
+                    new = ast.copy_location(N(mapping[node.id]), node)
+                    new.renamed = True
+                    return new
                 return node
         return R().visit(s)
 
@@ -359,13 +370,24 @@ class ArrayLowering:
             v = self.scalar(value, pre)
             self.sdt[t] = self.sdtype(value)
             return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=v), s)]
-        rebinding = (t in self.info or t in self.views) and self.mentions(value, t)
-        if rebinding and self.depth == 0:
-            # straight-line rebinding (x = np.copy(x), x = x * 2): later statements read a new name
+        bound = t in self.info or t in self.views or t in self.renames or t in self.params
+        if bound and self.depth == 0:
+            # straight-line rebinding (x = np.copy(x), x = x * 2, x = y): later statements read a new name
+            if isinstance(value, ast.Name) and value.id not in self.views and self.array_info(value.id):
+                self.alias(t, value.id)
+                return []
             new = self.fresh(t)
             made = self.assign_name(new, value, pre, s)
             self.renames[t] = new
             return made
+        if self.depth == 0 and isinstance(value, ast.Name) and value.id not in self.views \
+                and self.array_info(value.id):
+            self.alias(t, value.id)              # a second name for an array: one array
+            return []
+        cur = self.renames.get(t, t)
+        if self.depth > 0 and isinstance(value, ast.Name) and value.id not in self.views \
+                and self.array_info(value.id) and cur not in self.views:
+            return self.alias_in_loop(t, cur, value.id, pre, s)
         if self.viewable(value):
             view = self.to_view(value, pre)
             if isinstance(value, ast.Name) and value.id not in self.views:
@@ -374,9 +396,8 @@ class ArrayLowering:
             return self.bind_view(t, view, pre, s)
         if t in self.views:
             raise self.err(s, f"`{t}` bound to an array view and then to a new array", "use two names")
-        if rebinding or (t in self.info and self.depth > 0 and t in self.params):
-            raise self.err(s, f"rebinding array `{t}` to a new array inside a loop or branch",
-                           f"allocate it once and write into it (`{t}[:] = ...`), or use a new name")
+        if self.depth > 0 and (cur in self.info or cur in self.params) and self.mentions(value, cur):
+            return self.rebind_in_place(t, cur, value, pre, s)
         if isinstance(value, ast.Call):
             made = self.assign_call(t, value, pre, s)
             if made is not None:
@@ -387,6 +408,72 @@ class ArrayLowering:
 
     def mentions(self, e, nm):
         return any(isinstance(n, ast.Name) and n.id == nm for n in ast.walk(e))
+
+    # ------------------------------------------------ rebinding array names
+    # A name rebound to another array never makes the adjoint of one array go to another: at the
+    # top level every binding gets its own name (``u = v`` makes ``u`` read ``v``), and inside loops
+    # and branches a rebinding writes into the array the name holds (copied first where the caller
+    # or another name still sees the old array), so the names the engine sees are arrays.
+    def alias(self, t, src):
+        """``t = src`` at the top level: later reads of ``t`` read ``src`` (the same array)."""
+        self.renames[t] = src
+        self.info[t] = self.array_info(src)
+        self.shared.add(src)
+
+    def own_rebound(self, s, pre):
+        """Before a loop or branch at the top level: each array name it rebinds that is a
+        parameter (the caller's array), shared with another name, or the base of a view is copied
+        into a fresh array the name then reads, so writing it in place changes nothing else."""
+        names = []
+        for n in ast.walk(s):
+            if isinstance(n, ast.Assign):
+                for tgt in n.targets:
+                    for e in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
+                        if isinstance(e, ast.Name) and e.id not in names:
+                            names.append(e.id)
+        for t in names:
+            cur = self.renames.get(t, t)
+            if cur in self.views or not self.array_info(cur) or self.ndim(N(cur)) == 0:
+                continue
+            if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
+                own = self.fresh(t)
+                pre += self.assign_name(own, ast.Call(func=self.npf("copy"), args=[N(cur)], keywords=[]), pre, s)
+                self.renames[t] = own
+
+    def rebind_in_place(self, t, cur, value, pre, s):
+        """``t = f(t, ...)`` inside a loop or branch (``y = y + dt * k``): written into ``t``'s
+        array (through a temporary where ``f`` reads other elements of it)."""
+        if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
+            raise self.err(s, f"rebinding array `{t}` inside a nested loop or branch of a helper",
+                           f"copy it first (`{t} = {t}.copy()` before the loop)")
+        dst = ast.Subscript(value=N(cur), slice=ast.Slice(), ctx=ast.Store())
+        return self.assign_sub(dst, value, None, pre, s)
+
+    def alias_in_loop(self, t, cur, src, pre, s):
+        """``t = src`` inside a loop or branch.  A first binding that nothing writes later stays a
+        second name; otherwise, where ``src`` is an array made afresh earlier in the same body and
+        not used after this statement (``v = u.copy(); ...; u = v``), the values are copied into
+        ``t``'s array, which gives the same values as sharing one array."""
+        body, k = self.levels[-1]
+        rest = body[k + 1:]
+        later = [x for lv in self.levels[:-1] for x in lv[0][lv[1] + 1:]]
+        loop_body = self.levels[0][0][self.levels[0][1]:self.levels[0][1] + 1] if self.levels else []
+        written = _written_arrays(loop_body)
+        if cur not in self.info and cur not in self.params and t not in written and src not in written:
+            self.info[t] = self.info[src] if src in self.info else self.array_info(src)
+            return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(src)), s)]
+        made_here = [j for j, x in enumerate(body[:k]) if isinstance(x, ast.Assign) and len(x.targets) == 1
+                     and isinstance(x.targets[0], ast.Name) and x.targets[0].id == src
+                     and not isinstance(x.value, ast.Name)]
+        ok = (made_here and not any(self.mentions(x, src) for x in body[:made_here[0]])
+              and not any(self.mentions(x, src) for x in rest + later)
+              and t not in _written_arrays(rest))
+        if not ok:
+            raise self.err(s, f"`{t} = {src}` inside a loop or branch (two names for one array)",
+                           f"copy the values: `{t}[:] = {src}`, or `{t} = {src}.copy()`")
+        if cur in self.info or cur in self.params:
+            return self.rebind_in_place(t, cur, N(src), pre, s)
+        return self.assign_name(t, ast.Call(func=self.npf("copy"), args=[N(src)], keywords=[]), pre, s)
 
     def assign_call(self, t, call, pre, s):
         """Allocations stay allocations; helper calls stay calls (their results' shapes recorded)."""
@@ -428,6 +515,8 @@ class ArrayLowering:
     def assign_tuple(self, s, pre):
         t, v = s.targets[0], s.value
         if isinstance(v, (ast.Tuple, ast.List)) and len(v.elts) == len(t.elts):
+            if any(self.ndim(x) > 0 for x in v.elts) and all(isinstance(x, ast.Name) for x in t.elts):
+                return self.rebind_tuple(s, pre)
             if any(self.ndim(x) > 0 for x in v.elts):
                 temps = []
                 for x in v.elts:
@@ -459,6 +548,67 @@ class ArrayLowering:
             return [s]
         s.value = self.scalar(v, pre)
         return [s]
+
+    def rebind_tuple(self, s, pre):
+        """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
+        one after another to fresh names (all values read first); inside a loop or branch a
+        permutation of array names (``u, un = un, u``, double buffering) exchanges their elements."""
+        t, v = s.targets[0], s.value
+        pairs = list(zip([e.id for e in t.elts], v.elts))
+        arrays = [(nm, x) for nm, x in pairs if self.ndim(x) > 0]
+        scalars = [(nm, x) for nm, x in pairs if self.ndim(x) == 0]
+        out = []
+        if scalars:
+            tup = ast.Assign(targets=[ast.Tuple(elts=[N(nm, True) for nm, _ in scalars], ctx=ast.Store())],
+                             value=ast.Tuple(elts=[x for _, x in scalars], ctx=ast.Load()))
+            out += self.assign_tuple(ast.copy_location(tup, s), pre) if len(scalars) > 1 else \
+                self.assign_name(scalars[0][0], scalars[0][1], pre, s)
+        if self.depth == 0:
+            temps = []
+            for nm, x in arrays:        # every value is read before any name is rebound
+                if isinstance(x, ast.Name) and x.id not in self.views:
+                    temps.append((nm, x.id))
+                else:
+                    tmp = self.fresh("part")
+                    pre += self.assign_name(tmp, x, pre, s)
+                    temps.append((nm, tmp))
+            for nm, src in temps:
+                self.alias(nm, src)
+            return out
+        names = [self.renames.get(nm, nm) for nm, _ in arrays]
+        srcs = [x.id if isinstance(x, ast.Name) else None for _, x in arrays]
+        if None in srcs or sorted(srcs) != sorted(names) or any(
+                n in self.views or n in self.params or n in self.shared for n in names):
+            raise self.err(s, "rebinding array names to other arrays inside a loop or branch by tuple assignment",
+                           "exchange whole buffers only (`u, un = un, u`), or copy: `u[:] = un`")
+        perm = [(dst, src) for dst, src in zip(names, srcs) if dst != src]
+        if not perm:
+            return out
+        first = perm[0][0]
+        nd, dt = self.array_info(first)
+        for dst, _ in perm[1:]:
+            if self.array_info(dst) != (nd, dt):
+                raise self.err(s, f"exchanging arrays `{first}` and `{dst}` of different dimensions or dtypes")
+        ext = [ast.Subscript(value=ast.Attribute(value=N(first), attr="shape", ctx=ast.Load()), slice=C(k),
+                             ctx=ast.Load()) for k in range(nd)]
+        for dst, _ in perm[1:]:
+            for k in range(nd):
+                other = ast.Subscript(value=ast.Attribute(value=N(dst), attr="shape", ctx=ast.Load()),
+                                      slice=C(k), ctx=ast.Load())
+                test = ast.Compare(left=copy.deepcopy(ext[k]), ops=[ast.NotEq()], comparators=[other])
+                msg = f"exchanging {first} and {dst}: arrays of different shapes"
+                raise_ = ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]), cause=None)
+                out.append(ast.copy_location(ast.If(test=test, body=[raise_], orelse=[]), s))
+        held = {src: self.fresh(src + "_v") for src in {src for _, src in perm}}
+        for nm in held.values():
+            self.sdt[nm] = dt
+
+        def body(idx):
+            el = lambda a, ctx=ast.Load(): ast.Subscript(value=N(a), slice=_idx(idx), ctx=ctx)
+            return [ast.Assign(targets=[N(h, True)], value=el(src)) for src, h in sorted(held.items())] + \
+                [ast.Assign(targets=[el(dst, ast.Store())], value=N(held[src])) for dst, src in perm]
+        out += self.loops(ext, body, s)
+        return out
 
     def assign_sub(self, target, value, op, pre, s):
         """``target = value`` / ``target op= value`` where ``target`` is an element, a slice or a view."""
@@ -1627,6 +1777,31 @@ def _ceil_div(span, step):
         return ast.BinOp(left=add(span, C(step.value - 1)), op=ast.FloorDiv(), right=step)
     return ast.BinOp(left=ast.UnaryOp(op=ast.USub(), operand=ast.BinOp(
         left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
+
+
+def _written_arrays(stmts) -> set:
+    """Names ``stmts`` may write or rebind: assignment and augmented-assignment targets (the array
+    under a subscript), ``.fill`` receivers and arrays passed to calls other than NumPy's."""
+    out = set()
+    for s in stmts:
+        for n in ast.walk(s):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+            for t in targets:
+                for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    r = _root(e) if isinstance(e, ast.Subscript) else e
+                    if isinstance(r, ast.Name):
+                        out.add(r.id)
+            if isinstance(n, ast.Call):
+                f = n.func
+                root = f
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "fill":
+                    out.add(f.value.id)
+                elif not (isinstance(root, ast.Name) and root.id in ("np", "numpy", "math")):
+                    out |= {a.id for a in n.args if isinstance(a, ast.Name)}
+    return out
 
 
 def _is_shape(e):

@@ -55,9 +55,11 @@ def exception_class(nz, s: ast.Raise) -> None:
     if dotted is None:
         raise nz.err(s, f"raise of `{ast.unparse(exc)}`", "raise ExceptionClass('message')")
     found, obj = nz.resolver.lookup(dotted)
+    if not found and nz.resolver.globals is None:       # read from a file (adtrans gen)
+        if dotted in nz.resolver.file_classes:
+            nz.global_arrays[dotted] = file_exception_class(nz, s, dotted)
+        return
     if not found:
-        if nz.resolver.globals is None:
-            return          # read from a file (adtrans gen): the module's own names
         raise nz.err(s, f"raise of the unknown name `{dotted}`", "raise a built-in or module-level exception class")
     if not (isinstance(obj, type) and issubclass(obj, BaseException)):
         raise nz.err(s, f"raise of `{dotted}`, which is not an exception class", "raise ExceptionClass('message')")
@@ -66,6 +68,26 @@ def exception_class(nz, s: ast.Raise) -> None:
     if "." in dotted:
         raise nz.err(s, f"raise of `{dotted}` (an attribute)", f"import the class by name: from ... import {obj.__name__}")
     nz.global_arrays[dotted] = obj
+
+
+def file_exception_class(nz, s: ast.Raise, name: str, depth: int = 0) -> type:
+    """A stand-in for the exception class ``name`` defined in the file ``adtrans gen`` reads
+    (the file is never executed): a class of the same name on the same built-in base, for
+    typing only; the generated module imports the real one from the kernel's module."""
+    node = nz.resolver.file_classes[name]
+    bases = [nz.resolver.dotted(b) for b in node.bases]
+    if len(bases) != 1 or bases[0] is None or depth > 20:
+        raise nz.err(s, f"raise of `{name}` (bases {', '.join(map(str, bases)) or 'none'})",
+                     "derive the exception class from one built-in exception class, e.g. class E(ValueError)")
+    base = bases[0]
+    if base in nz.resolver.file_classes:
+        parent = file_exception_class(nz, s, base, depth + 1)
+    else:
+        parent = getattr(builtins, base, None)
+        if not (isinstance(parent, type) and issubclass(parent, BaseException)):
+            raise nz.err(s, f"raise of `{name}`, derived from `{base}`",
+                         "derive the exception class from a built-in exception class, e.g. class E(ValueError)")
+    return type(name, (parent,), {"__module__": "adtrans_gen_stand_in"})
 
 
 def print_call(nz, expr: ast.Call, out):

@@ -101,6 +101,7 @@ class Resolver:
         self.imports: dict[str, str] = {}
         self.file_functions: dict[str, ast.FunctionDef] = {}
         self.file_constants: dict[str, object] = {}
+        self.file_classes: dict[str, ast.ClassDef] = {}
         if primal.globals is None:
             self._read_file(primal.filename)
 
@@ -116,6 +117,8 @@ class Resolver:
                     self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif isinstance(node, ast.FunctionDef):
                 self.file_functions[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.file_classes[node.name] = node
             elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 try:
                     self.file_constants[node.targets[0].id] = ast.literal_eval(node.value)
