@@ -1,0 +1,239 @@
+"""Python lists in kernels, written the way users write Numba (not for adtrans)."""
+import math
+
+import numba
+import numpy as np
+from numba import njit
+from numba.typed import List
+
+
+@njit
+def append_then_sum(x):
+    out = []
+    for i in range(x.shape[0]):
+        out.append(math.sin(x[i]) * x[i])
+    return sum(out)
+
+
+@njit
+def append_under_if(x, w):
+    picked = []
+    for i in range(len(x)):
+        if x[i] > 0.6:
+            picked.append(x[i] * w[i])
+    total = 0.0
+    for v in picked:
+        total += v * v
+    return total + len(picked)
+
+
+@njit
+def append_nested(a):
+    vals = []
+    n, m = a.shape
+    for i in range(n):
+        for j in range(m):
+            vals.append(a[i, j] ** 2 - a[i, j])
+    return np.sum(np.array(vals)) + vals[0] * vals[-1]
+
+
+@njit
+def append_triangular(x):
+    pairs = []
+    n = x.shape[0]
+    for i in range(n):
+        for j in range(i):
+            d = x[i] - x[j]
+            pairs.append(d * d)
+    s = 0.0
+    for k in range(len(pairs)):
+        s += math.exp(-pairs[k])
+    return s
+
+
+@njit
+def running_list(x):
+    hist = [x[0]]
+    for i in range(1, x.shape[0]):
+        hist.append(0.5 * hist[-1] + x[i])
+    return hist[len(hist) - 1] + hist[1] * 2.0
+
+
+@njit
+def list_to_array(x, w):
+    feats = []
+    for v in x:
+        feats.append(math.tanh(v))
+    arr = np.array(feats)
+    return np.dot(arr, w)
+
+
+@njit
+def enumerate_list(x):
+    ys = []
+    for v in x:
+        ys.append(v * v)
+    s = 0.0
+    for i, y in enumerate(ys):
+        s += (i + 1) * y
+    return s
+
+
+@njit
+def comprehension_map(x):
+    ys = [math.exp(v) for v in x]
+    return sum(ys) / len(ys)
+
+
+@njit
+def comprehension_indexed(x, w):
+    n = x.shape[0]
+    prods = [x[i] * w[i] for i in range(n)]
+    return sum(prods) + max(prods)
+
+
+@njit
+def comprehension_filtered(x):
+    big = [v * v for v in x if v > 0.7]
+    return np.sum(np.array(big)) + len(big)
+
+
+@njit
+def sum_of_comprehension(x):
+    return sum([math.sqrt(v) for v in x]) * 2.0
+
+
+@njit
+def sum_of_generator(x, w):
+    n = x.shape[0]
+    return sum(x[i] * w[i] for i in range(n)) + sum(v ** 3 for v in x)
+
+
+@njit
+def typed_list(x):
+    acc = List()
+    for i in range(x.shape[0]):
+        acc.append(x[i] * (i + 1.0))
+    return sum(acc) + acc[-1]
+
+
+@njit
+def typed_empty_list(x):
+    acc = List.empty_list(numba.float64)
+    for v in x:
+        if v < 0.9:
+            acc.append(math.log(v))
+    s = 0.0
+    for v in acc:
+        s += v
+    return s
+
+
+@njit
+def list_of_indices(x):
+    idx = []
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            idx.append(i)
+    s = 0.0
+    for k in idx:
+        s += x[k] ** 2
+    return s
+
+
+@njit
+def literal_and_repeat(x):
+    coeffs = [1.0, x[0], x[1] * x[1]]
+    zeros = [0.0] * 3
+    for k in range(3):
+        zeros[k] = coeffs[k] * x[2]
+    return sum(zeros) + coeffs[-1]
+
+
+@njit
+def pop_last(x):
+    stack = []
+    for v in x:
+        stack.append(v * 2.0)
+    top = stack.pop()
+    return top * sum(stack)
+
+
+@njit
+def reflected_weights(x, weights):
+    s = 0.0
+    for i in range(len(weights)):
+        s += weights[i] * x[i] ** 2
+    for w in weights:
+        s += w * x[0]
+    return s + sum(weights) * x[1]
+
+
+@njit
+def nested_comprehension(x, y):
+    rows = [sum(x[i] * y[j] for j in range(y.shape[0])) for i in range(x.shape[0])]
+    return sum(r * r for r in rows)
+
+
+@njit
+def time_loop_list(x, steps):
+    u = x.copy()
+    total = 0.0
+    for t in range(steps):
+        flux = []
+        for i in range(u.shape[0] - 1):
+            flux.append(u[i + 1] - u[i])
+        for i in range(len(flux)):
+            u[i] += 0.1 * flux[i]
+        total += sum(flux) * u[0]
+    return total + np.sum(u * u)
+
+
+# ---------------------------------------------------------------- refused
+@njit
+def append_in_while(x):
+    out = []
+    t = 0.0
+    while t < 1.0:
+        out.append(x[0] * t)
+        t += 0.25
+    return sum(out)
+
+
+@njit
+def list_of_arrays(a):
+    rows = []
+    for i in range(a.shape[0]):
+        rows.append(a[i])
+    return rows[0][0]
+
+
+@njit
+def list_extend(x):
+    out = [x[0]]
+    out.extend([x[1], x[2]])
+    return sum(out)
+
+
+@njit
+def bound_after_creation(x):
+    out = []
+    m = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            m += 1
+    for j in range(m):
+        out.append(x[j])
+    return sum(out)
+
+
+@njit
+def writes_argument_list(x, weights):
+    weights[0] = x[0]
+    return weights[1] * x[1]
+
+
+@njit
+def returns_list(x):
+    out = [x[0]]
+    return out
