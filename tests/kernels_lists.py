@@ -195,7 +195,7 @@ def append_in_while(x):
     out = []
     t = 0.0
     while t < 1.0:
-        out.append(x[0] * t)
+        out.append(x[0] * t)      # <- while
         t += 0.25
     return sum(out)
 
@@ -204,14 +204,14 @@ def append_in_while(x):
 def list_of_arrays(a):
     rows = []
     for i in range(a.shape[0]):
-        rows.append(a[i])
+        rows.append(a[i])         # <- list of arrays
     return rows[0][0]
 
 
 @njit
 def list_extend(x):
     out = [x[0]]
-    out.extend([x[1], x[2]])
+    out.extend([x[1], x[2]])      # <- extend
     return sum(out)
 
 
@@ -229,11 +229,50 @@ def bound_after_creation(x):
 
 @njit
 def writes_argument_list(x, weights):
-    weights[0] = x[0]
+    weights[0] = x[0]             # <- writes the list argument
     return weights[1] * x[1]
 
 
 @njit
 def returns_list(x):
     out = [x[0]]
-    return out
+    return out                    # <- returns the list
+
+
+@njit
+def literal_then_counted_bound(x):
+    out = [x[0] * x[1]]
+    m = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            m += 1
+    for j in range(m):
+        out.append(x[j] * 2.0)
+    return sum(out) * out[0]
+
+
+@njit
+def bound_assigned_after_use(x):
+    out = []
+    out.append(x[0])
+    m = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            m += 1
+    for j in range(m):
+        out.append(x[j])          # <- bound m assigned after the list's first use
+    return sum(out)
+
+
+@njit
+def append_in_prange(x):
+    out = []
+    for i in numba.prange(x.shape[0]):
+        out.append(x[i])          # <- prange
+    return sum(out)
+
+
+@njit
+def list_in_expression(x):
+    out = [x[0], x[1]]
+    return 2.0 * out              # <- list used as a value
