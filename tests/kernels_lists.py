@@ -276,3 +276,23 @@ def append_in_prange(x):
 def list_in_expression(x):
     out = [x[0], x[1]]
     return 2.0 * out              # <- list used as a value
+
+
+@njit
+def _scaled_energy(v, s):
+    e = 0.0
+    for k in range(len(v)):
+        e += v[k] * v[k]
+    return s * e
+
+
+@njit
+def list_views(x, w):
+    ys = []
+    for v in x:
+        ys.append(v * 1.5)
+    ys[0] = ys[0] * ys[1]
+    s = max(ys) + min(ys) + np.sum(np.array(ys)) + sum(ys[1:]) + np.mean(np.array(ys[:-1]))
+    for a, b in zip(ys, w):
+        s += a * b
+    return s + _scaled_energy(ys, 0.5)

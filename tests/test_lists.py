@@ -39,6 +39,7 @@ def v(*shape):
     (K.time_loop_list, lambda: [v(5), 3]),
     (K.bound_after_creation, lambda: [v(6)]),
     (K.literal_then_counted_bound, lambda: [v(6)]),
+    (K.list_views, lambda: [v(5), v(5)]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())

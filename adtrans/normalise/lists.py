@@ -51,7 +51,8 @@ LIST_TABLE = {
     "`L.append(e)`": ("differentiated", "in `if`s and `range` loops (nested, triangular); not in `while`/`prange`"),
     "`len(L)`, `L[i]`, `L[-1]`, `L[a:b]`, `L[i] = e`, `L.pop()`": ("differentiated", ""),
     "`for v in L`, `enumerate(L)`, `zip(L, ...)`": ("differentiated", ""),
-    "`sum(L)`, `max(L)`, `min(L)`, `np.array(L)`, `np.sum(L)`, `L` passed to a helper": ("differentiated", ""),
+    "`sum(L)`, `max(L)`, `min(L)`, `np.array(L)`, `np.array(L[a:b])`, `L` passed to an `@njit` helper":
+        ("differentiated", ""),
     "`[f(v) for v in x if c]`, `sum(f(v) for v in x)`": ("differentiated", "nested generators too"),
     "a list argument (reflected or typed)": ("constant (no derivative)", "read-only: len, indexing, iteration, sum"),
     "a list of arrays, tuples or lists": ("refused", "preallocate a 2-D array and write its rows"),
@@ -763,7 +764,7 @@ class ListLowering:
     def total(self, lst, start, pre, like):
         info = self.info[lst]
         acc = self.nz.fresh(lst + "_sum")
-        k = self.nz.fresh(lst + "_k")
+        k = self.nz.fresh("k")
         ints = info.dtype in ("int64", "int32") if info.dtype else False
         pre.append(_assign(acc, start if start is not None else ast.Constant(0 if ints else 0.0), like))
         pre.append(_loc(ast.For(target=name(k, True), iter=_call("range", copy.deepcopy(info.length)), body=[
@@ -813,6 +814,10 @@ class _ListExprs(ast.NodeTransformer):
                 (self.is_list(args[0]) or isinstance(args[0], ast.Subscript) and self.is_list(args[0].value)):
             arr = self.as_array(args[0], node) if self.is_list(args[0]) else self.visit(args[0])
             return ast.copy_location(_call(low.forms.np_attr(canon.split(".")[-1]), arr), node)
+        if canon in ("numpy.array", "numpy.asarray") and len(args) == 1 and not node.keywords and \
+                isinstance(args[0], ast.Subscript) and self.is_list(args[0].value) and \
+                isinstance(args[0].slice, ast.Slice) and not low.info[args[0].value.id].param:
+            return ast.copy_location(_call(low.forms.np_attr("copy"), self.visit(args[0])), node)
         if canon in ("numpy.array", "numpy.asarray") and len(args) == 1 and self.is_list(args[0]):
             if node.keywords:
                 raise low.err(node, f"`{ast.unparse(node)}` with keywords", f"np.array({args[0].id})")
