@@ -296,3 +296,39 @@ def list_views(x, w):
     for a, b in zip(ys, w):
         s += a * b
     return s + _scaled_energy(ys, 0.5)
+
+
+@njit
+def list_truthiness(x):
+    out = []
+    for v in x:
+        if v > 0.8:
+            out.append(math.sqrt(v))
+    s = x[0]
+    if out:
+        s += out[0]
+    if not out:
+        s += 1.0
+    return s
+
+
+@njit
+def _push(acc, v):
+    acc.append(v)                 # <- append in a helper
+
+
+@njit
+def append_in_helper(x):
+    acc = []
+    for v in x:
+        _push(acc, v * 2.0)
+    return sum(acc)
+
+
+@njit
+def bound_reassigned_after_loop(x, n):
+    out = []
+    for i in range(n):
+        out.append(x[i] * x[i])
+    n = 0
+    return sum(out) + n

@@ -40,6 +40,9 @@ def v(*shape):
     (K.bound_after_creation, lambda: [v(6)]),
     (K.literal_then_counted_bound, lambda: [v(6)]),
     (K.list_views, lambda: [v(5), v(5)]),
+    (K.list_truthiness, lambda: [np.array([0.5, 0.9, 0.7])]),
+    (K.list_truthiness, lambda: [np.array([0.5, 0.6, 0.7])]),
+    (K.bound_reassigned_after_loop, lambda: [v(5), 4]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())
@@ -132,3 +135,10 @@ def test_refused_list_forms_name_their_line(fn, args, construct):
     assert err.lineno == _marked_line(fn), str(err)
     assert construct in str(err), str(err)
     assert err.hint
+
+
+def test_append_in_a_helper_is_refused_at_the_helper_line():
+    with pytest.raises(adtrans.UnsupportedError) as info:
+        adtrans.grad(K.append_in_helper)(v(3))
+    assert info.value.lineno == _marked_line(K._push), str(info.value)
+    assert "append" in str(info.value)

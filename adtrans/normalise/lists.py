@@ -158,6 +158,12 @@ class Comprehensions:
                         raise self.nz.err(s, f"a second list bound to `{lst}`", "give each list its own name")
                     info[lst] = ListInfo(name(self.nz.fresh(lst + "_len")),
                                          dtype=made[1] if made[0] == "typed" else None)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and \
+                    isinstance(n.func.value, ast.Name) and n.func.value.id not in info:
+                raise self.nz.err(n, f"`{n.func.value.id}.append()` on a name that is not a list made in this "
+                                     "function (a parameter of a helper, or an array)",
+                                  "create and fill the list in one function; pass helpers np.array(L)")
         return tree
 
     def block(self, stmts) -> list:
@@ -445,7 +451,7 @@ class ListLowering:
             s.orelse = self.block(s.orelse)
             return pre + [s]
         if isinstance(s, ast.While):
-            s.test = self.expr(s.test, pre)
+            s.test = self.expr(self.truth(s.test), pre)
             if pre:
                 raise self.err(s, "sum() or np.array() of a list in a while condition",
                                "compute it into a name before the loop and at the end of its body")
@@ -455,7 +461,7 @@ class ListLowering:
             s.orelse = self.block(s.orelse)
             return [s]
         if isinstance(s, ast.If):
-            s.test = self.expr(s.test, pre)
+            s.test = self.expr(self.truth(s.test), pre)
             s.body, s.orelse = self.block(s.body), self.block(s.orelse)
             return pre + [s]
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self.method(s.value) is not None:
@@ -478,6 +484,13 @@ class ListLowering:
                     raise self.err(s, f"returning the list `{e.id}`", f"return np.array({e.id})")
         s = _ListExprs(self, pre).visit(s)
         return pre + [s]
+
+    def truth(self, test):
+        """``if L:`` / ``while L:`` -> ``len(L) > 0``."""
+        if isinstance(test, ast.Name) and test.id in self.info:
+            return ast.copy_location(ast.Compare(left=_call("len", name(test.id)), ops=[ast.Gt()],
+                                                 comparators=[ast.Constant(0)]), test)
+        return test
 
     def method(self, call):
         f = call.func
@@ -561,11 +574,11 @@ class ListLowering:
             init, count0 = [], ast.Constant(0)
         first = next((k for k, t in enumerate(rest) if _mentions([t], lst)), len(rest))
         region = rest[first:]
-        sites = list(self.appends(region, lst, []))
-        stored = _stored(region)
+        sites = [(call, chain, _stored(region[:k + 1])) for k, top in enumerate(region)
+                 for call, chain in self.appends([top], lst, [])]
         dtype = info.dtype or self.element_dtype(lst, payload if kind == "literal" else init, rest)
         cap_terms, nests = [count0], []
-        for call, chain in sites:
+        for call, chain, stored in sites:
             term, nest = self.count(lst, call, chain, stored)
             if nest is None:
                 cap_terms.append(term)
@@ -863,6 +876,14 @@ class _ListExprs(ast.NodeTransformer):
         if isinstance(sl, ast.Tuple):
             raise low.err(node, f"`{ast.unparse(node)}`: a list has one index", f"{lst}[i]")
         node.slice = low.index(lst, self.visit(sl))
+        return node
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, ast.Not) and self.is_list(node.operand):
+            self.l.need_live(node.operand.id, node)
+            return ast.copy_location(ast.Compare(left=copy.deepcopy(self.l.info[node.operand.id].length),
+                                                 ops=[ast.Eq()], comparators=[ast.Constant(0)]), node)
+        self.generic_visit(node)
         return node
 
     def visit_Name(self, node):
