@@ -332,3 +332,98 @@ def bound_reassigned_after_loop(x, n):
         out.append(x[i] * x[i])
     n = 0
     return sum(out) + n
+
+
+@njit
+def time_loop_nonlinear(x, steps):
+    u = x.copy()
+    total = 0.0
+    for t in range(steps):
+        flux = []
+        for i in range(u.shape[0] - 1):
+            flux.append(u[i + 1] * u[i])
+        for i in range(len(flux)):
+            u[i] += 0.1 * flux[i] ** 2
+        total += sum(flux) * u[0] + flux[-1] * flux[0]
+    return total + np.sum(u * u)
+
+
+@njit
+def time_loop_comprehension(x, steps):
+    u = x.copy()
+    s = 0.0
+    for t in range(steps):
+        vals = [math.sin(u[i]) for i in range(u.shape[0])]
+        for i in range(u.shape[0]):
+            u[i] = vals[i] * vals[(i + 1) % len(vals)]
+        s += vals[0] * vals[-1]
+    return s + u[0]
+
+
+@njit
+def list_per_prange_iteration(x, out):
+    for i in numba.prange(x.shape[0]):
+        tmp = []
+        for j in range(3):
+            tmp.append(x[i] * (j + 1.0))
+        out[i] = sum(tmp) * tmp[-1]
+
+
+@njit
+def pop_in_while(x):
+    stack = [x[0], x[1], x[2]]
+    s = 0.0
+    while len(stack) > 0:
+        v = stack.pop()
+        s = s * v + 1.0
+    return s
+
+
+@njit
+def integer_counts(x):
+    counts = [0] * 3
+    for i in range(x.shape[0]):
+        counts[i % 3] += 1
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * counts[i % 3]
+    return s
+
+
+@njit
+def _mean_log(v):
+    vals = [math.log(a) for a in v]
+    return sum(vals) / len(vals)
+
+
+@njit
+def list_in_helper(x):
+    return _mean_log(x) * x[0]
+
+
+@njit
+def two_generators(x, y):
+    prods = [x[i] * y[j] for i in range(x.shape[0]) for j in range(y.shape[0])]
+    return sum(prods) + prods[1]
+
+
+@njit
+def prange_over_list(x):
+    out = []
+    for i in range(x.shape[0]):
+        out.append(x[i])
+    s = 0.0
+    for i in numba.prange(len(out)):
+        s += out[i] ** 2
+    return s
+
+
+@njit
+def append_with_break(x, m):
+    out = []
+    for i in range(x.shape[0]):
+        for j in range(m):
+            if x[i] * j > 1.5:
+                break
+            out.append(x[i] * j)
+    return sum(out)

@@ -37,15 +37,31 @@ def v(*shape):
     (K.literal_and_repeat, lambda: [v(3)]),
     (K.pop_last, lambda: [v(4)]),
     (K.time_loop_list, lambda: [v(5), 3]),
+    (K.time_loop_nonlinear, lambda: [v(4), 3]),
+    (K.time_loop_comprehension, lambda: [v(4), 3]),
     (K.bound_after_creation, lambda: [v(6)]),
     (K.literal_then_counted_bound, lambda: [v(6)]),
     (K.list_views, lambda: [v(5), v(5)]),
     (K.list_truthiness, lambda: [np.array([0.5, 0.9, 0.7])]),
     (K.list_truthiness, lambda: [np.array([0.5, 0.6, 0.7])]),
     (K.bound_reassigned_after_loop, lambda: [v(5), 4]),
+    (K.list_per_prange_iteration, lambda: [v(4), np.zeros(4)]),
+    (K.pop_in_while, lambda: [v(3)]),
+    (K.integer_counts, lambda: [v(7)]),
+    (K.list_in_helper, lambda: [v(4)]),
+    (K.two_generators, lambda: [v(3), v(2)]),
+    (K.prange_over_list, lambda: [v(5)]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())
+
+
+@pytest.mark.xfail(strict=True, raises=adtrans.GeneratedCodeError,
+                   reason="engine, not lists: a break in an inner loop under a carried-scalar outer loop; the "
+                          "rerun of the inner (taped while) loop counts `trips` without setting it to 0 (the "
+                          "same happens with a preallocated array and a counter written by hand)")
+def test_append_under_a_break_in_an_inner_loop():
+    check(K.append_with_break, [v(5), 6])
 
 
 def _fd_pure_python(fn, args, k, h=1e-6):

@@ -154,6 +154,8 @@ class Comprehensions:
                 made = creation(self.nz, s.value)
                 if made is not None:
                     lst = s.targets[0].id
+                    if lst in self.nz.p.params:
+                        raise self.nz.err(s, f"rebinding the argument `{lst}` to a list", "give the list a new name")
                     if lst in info:
                         raise self.nz.err(s, f"a second list bound to `{lst}`", "give each list its own name")
                     info[lst] = ListInfo(name(self.nz.fresh(lst + "_len")),
@@ -323,6 +325,7 @@ def is_int(e, ints, nz) -> bool:
 
 
 def is_bool(e) -> bool:
+    """Whether ``e`` is a boolean by construction (comparisons, ``and``/``or``/``not``, True/False)."""
     if isinstance(e, ast.Constant):
         return type(e.value) is bool
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
