@@ -427,3 +427,17 @@ def append_with_break(x, m):
                 break
             out.append(x[i] * j)
     return sum(out)
+
+
+@njit
+def int_list_as_indices(x, n):
+    order = [0] * n
+    for i in range(n):
+        order[i] = n - 1 - i
+    picked = []
+    for k in range(len(order)):
+        picked.append(order[k])
+    s = 0.0
+    for j in range(sum(picked) // n + 1):
+        s += x[picked[j % n]] ** 2
+    return s

@@ -51,6 +51,7 @@ def v(*shape):
     (K.list_in_helper, lambda: [v(4)]),
     (K.two_generators, lambda: [v(3), v(2)]),
     (K.prange_over_list, lambda: [v(5)]),
+    (K.int_list_as_indices, lambda: [v(5), 5]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())

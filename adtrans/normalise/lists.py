@@ -311,8 +311,13 @@ def is_int(e, ints, nz) -> bool:
     if isinstance(e, ast.Subscript):
         if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
             return True
-        info = (nz.array_info or {}).get(e.value.id) if isinstance(e.value, ast.Name) else None
-        return info is not None and str(info[1]).startswith("int") and not isinstance(e.slice, ast.Slice)
+        if not isinstance(e.value, ast.Name) or isinstance(e.slice, ast.Slice):
+            return False
+        arr = (nz.array_info or {}).get(e.value.id)
+        lst = nz.list_info.get(e.value.id)
+        dtype = arr[1] if arr is not None else lst.dtype if lst is not None and not lst.param else \
+            nz.list_params.get(e.value.id)
+        return str(dtype).startswith("int")
     if isinstance(e, ast.Attribute):
         return e.attr in ("size", "ndim")
     if isinstance(e, ast.Call):
@@ -340,7 +345,7 @@ def int_names(nz, tree) -> set:
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 for x in ast.walk(t):
-                    if isinstance(x, ast.Name):
+                    if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
                         defs.setdefault(x.id, []).append(n.value if t is x else None)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
             defs.setdefault(n.target.id, []).append(_binop(name(n.target.id), n.op, n.value))
@@ -573,13 +578,17 @@ class ListLowering:
             self.check_element(lst, payload[0], s)
             init = [self.expr(payload[0], pre)]
             count0 = _call("max", self.expr(payload[1], pre), ast.Constant(0))
+            if not isinstance(payload[1], ast.Constant):      # taken now, as Python does
+                size = self.nz.fresh(lst + "_size")
+                pre.append(_assign(size, count0, s))
+                count0 = name(size)
         else:
             init, count0 = [], ast.Constant(0)
         first = next((k for k, t in enumerate(rest) if _mentions([t], lst)), len(rest))
         region = rest[first:]
-        sites = [(call, chain, _stored(region[:k + 1])) for k, top in enumerate(region)
+        sites = [(call, chain, _stored(region[:k + 1]) | self.mutated(region[:k + 1])) for k, top in enumerate(region)
                  for call, chain in self.appends([top], lst, [])]
-        dtype = info.dtype or self.element_dtype(lst, payload if kind == "literal" else init, rest)
+        dtype = info.dtype = info.dtype or self.element_dtype(lst, payload if kind == "literal" else init, rest)
         cap_terms, nests = [count0], []
         for call, chain, stored in sites:
             term, nest = self.count(lst, call, chain, stored)
@@ -595,11 +604,12 @@ class ListLowering:
         if cap is None or const:
             cap = ast.Constant(const) if cap is None else _binop(cap, ast.Add(), ast.Constant(const))
         alloc: list = []
+        cap = self.expr(cap, alloc)           # len(M) of another (finished) list -> M_len
         if nests:
             cap_name = self.nz.fresh(lst + "_capacity")
             alloc.append(_assign(cap_name, cap, s))
             for nest in nests:
-                alloc += nest(cap_name)
+                alloc += [_ListExprs(self, alloc).visit(st) for st in nest(cap_name)]
             cap = name(cap_name)
         np_empty = self.forms.np_attr("empty")
         alloc.append(_assign(lst, _call(np_empty, cap, keywords=[
@@ -636,6 +646,11 @@ class ListLowering:
                 for fld, val in ast.iter_fields(n):
                     if isinstance(val, ast.expr) and id(val) in ids:
                         setattr(n, fld, copy.deepcopy(ids[id(val)]))
+
+    def mutated(self, stmts) -> set:
+        """Lists whose length ``stmts`` change (append/pop)."""
+        return {n.func.value.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Call) and
+                self.method(n) is not None and n.func.attr in ("append", "pop")}
 
     def element_dtype(self, lst, init, rest) -> str:
         values = list(init)
@@ -781,7 +796,8 @@ class ListLowering:
         info = self.info[lst]
         acc = self.nz.fresh(lst + "_sum")
         k = self.nz.fresh("k")
-        ints = info.dtype in ("int64", "int32") if info.dtype else False
+        ints = str(info.dtype).startswith("int") or info.param and \
+            str(self.nz.list_params.get(lst)).startswith("int")
         pre.append(_assign(acc, start if start is not None else ast.Constant(0 if ints else 0.0), like))
         pre.append(_loc(ast.For(target=name(k, True), iter=_call("range", copy.deepcopy(info.length)), body=[
             _loc(ast.AugAssign(target=name(acc, True), op=ast.Add(),
