@@ -441,3 +441,12 @@ def int_list_as_indices(x, n):
     for j in range(sum(picked) // n + 1):
         s += x[picked[j % n]] ** 2
     return s
+
+
+@njit
+def append_while_iterating(x):
+    out = [x[0], x[1]]
+    for v in out:
+        if v > 0.5:
+            out.append(v * 0.5)   # <- appends to the list it iterates over
+    return sum(out)

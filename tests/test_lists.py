@@ -143,6 +143,7 @@ def _marked_line(fn):
     (K.list_in_expression, lambda: [v(2)], "used as a value"),
     (K.writes_argument_list, lambda: [v(3), [1.0, 2.0]], "list argument"),
     (K.returns_list, lambda: [v(2)], "returning the list"),
+    (K.append_while_iterating, lambda: [v(2)], "while iterating over it"),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_refused_list_forms_name_their_line(fn, args, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:

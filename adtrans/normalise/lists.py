@@ -688,6 +688,9 @@ class ListLowering:
                                      "known when the list is created)",
                                "loop over range(max_n) with a break, or preallocate np.empty(max_n) and keep a counter")
             it = loop.iter
+            if self.info[lst].length.id in _names(it):
+                raise self.err(call, f"appending to `{lst}` while iterating over it (Python visits the new elements too)",
+                               f"append to a second list, or loop over range(len({lst})) (the length when the loop starts)")
             kind = (_canon(self.nz, it.func) or "").split(".")[-1] if isinstance(it, ast.Call) else ""
             if kind == "prange":
                 raise self.err(call, f"appending to `{lst}` inside a prange loop (the order of appends is a race)",
