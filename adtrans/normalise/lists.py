@@ -4,7 +4,7 @@ Two passes around :mod:`.forms` (both run on a copy of the kernel's ``FunctionDe
 lowering, so the loops they write get every loop strategy, the tape machinery and the array
 lowering unchanged):
 
-1. :class:`Comprehensions` (before the forms): ``L = [f(v) for v in x if c]`` becomes ``L = []``
+1. :class:`~.comprehensions.Comprehensions` (before the forms): ``L = [f(v) for v in x if c]`` becomes ``L = []``
    and the ``for``/``if`` nest appending to it (comprehension variables keep their names unless
    the kernel uses them elsewhere); a comprehension inside an expression (``np.array([...])``,
    ``max([...])``) becomes such a list, hoisted before the statement; ``sum(<generator or
@@ -38,11 +38,9 @@ from __future__ import annotations
 
 import ast
 import copy
-from dataclasses import dataclass
-
-import numba
 
 from ..ir.nodes import Rename, name
+from .listvalues import assign, at_line, binop, canon_of, creation, int_names, is_bool, is_int, mk_call
 
 #: what each list form becomes; ``scripts/supported_table.py`` writes it into ``docs/supported.md``.
 LIST_TABLE = {
@@ -59,319 +57,12 @@ LIST_TABLE = {
     "`L.extend/insert/remove/sort/...`": ("refused", "write the element loop on a preallocated array"),
 }
 
-_LIST_METHODS_REFUSED = {"extend", "insert", "remove", "sort", "reverse", "clear", "copy", "index", "count"}
 
-
-@dataclass
-class ListInfo:
-    """A list of the kernel: ``length`` (the expression of its length), ``param`` (an argument),
-    ``dtype`` (of ``empty_list(dtype)``, else None: inferred)."""
-    length: ast.expr
-    param: bool = False
-    dtype: str | None = None
-
-
-def _call(func, *args, keywords=()):
-    if isinstance(func, str):
-        func = ast.parse(func, mode="eval").body
-    return ast.Call(func=func, args=list(args), keywords=list(keywords))
-
-
-def _loc(node, like):
-    if hasattr(like, "lineno"):
-        for n in ast.walk(node):
-            if not hasattr(n, "lineno") and isinstance(n, (ast.stmt, ast.expr)):
-                ast.copy_location(n, like)
-    return node
-
-
-def _assign(target, value, like):
-    t = name(target, True) if isinstance(target, str) else target
-    return _loc(ast.Assign(targets=[t], value=value), like)
-
-
-def _binop(l, op, r):
-    return ast.BinOp(left=l, op=op, right=r)
-
-
-def _canon(nz, func):
-    dotted = nz.resolver.dotted(func)
-    if dotted is None or dotted.split(".")[0] in nz.locals:
-        return None
-    return nz.resolver.canonical(dotted)
-
-
-def _is_typed_list(nz, func) -> bool:
-    dotted = nz.resolver.dotted(func)
-    if dotted is None or dotted.split(".")[0] in nz.locals:
-        return False
-    found, obj = nz.resolver.lookup(dotted)
-    if found:
-        return obj is numba.typed.List
-    return nz.resolver.canonical(dotted) in ("numba.typed.List", "numba.typed.typedlist.List")
-
-
-def creation(nz, v):
-    """``(kind, payload)`` when ``v`` makes a new list: ("literal", elements), ("repeat", (value, n)),
-    ("typed", dtype or None); else None."""
-    if isinstance(v, ast.List):
-        return "literal", list(v.elts)
-    if isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult):
-        for lst, n in ((v.left, v.right), (v.right, v.left)):
-            if isinstance(lst, ast.List) and len(lst.elts) == 1:
-                return "repeat", (lst.elts[0], n)
-    if isinstance(v, ast.Call) and not v.args and not v.keywords:
-        if _canon(nz, v.func) == "builtins.list" or _is_typed_list(nz, v.func):
-            return "typed", None
-    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "empty_list" \
-            and _is_typed_list(nz, v.func.value) and len(v.args) == 1:
-        dotted = nz.resolver.dotted(v.args[0]) or ""
-        short = nz.resolver.canonical(dotted).split(".")[-1] if dotted else ""
-        return "typed", {"float64": "float64", "float32": "float32", "int64": "int64", "intp": "int64",
-                         "int32": "int32", "boolean": "bool_", "bool_": "bool_"}.get(short, "float64")
-    return None
-
-
-# ----------------------------------------------------------------- pass 1
-class Comprehensions:
-    """Pass 1 (see the module docstring): comprehensions and generators -> appending loops;
-    records the kernel's lists in ``nz.list_info``."""
-
-    def __init__(self, nz):
-        self.nz = nz
-
-    def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
-        tree = copy.deepcopy(tree)
-        self.tree = tree
-        tree.body = self.block(tree.body)
-        info = self.nz.list_info
-        for p, dt in sorted(self.nz.list_params.items()):
-            if dt == "array":
-                raise self.nz.err(tree, f"the argument `{p}`, a list of arrays", "pass a 2-D array")
-            info[p] = ListInfo(_call("len", name(p)), param=True)
-        for s in ast.walk(tree):
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-                made = creation(self.nz, s.value)
-                if made is not None:
-                    lst = s.targets[0].id
-                    if lst in self.nz.p.params:
-                        raise self.nz.err(s, f"rebinding the argument `{lst}` to a list", "give the list a new name")
-                    if lst in info:
-                        raise self.nz.err(s, f"a second list bound to `{lst}`", "give each list its own name")
-                    info[lst] = ListInfo(name(self.nz.fresh(lst + "_len")),
-                                         dtype=made[1] if made[0] == "typed" else None)
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and \
-                    isinstance(n.func.value, ast.Name) and n.func.value.id not in info:
-                raise self.nz.err(n, f"`{n.func.value.id}.append()` on a name that is not a list made in this "
-                                     "function (a parameter of a helper, or an array)",
-                                  "create and fill the list in one function; pass helpers np.array(L)")
-        return tree
-
-    def block(self, stmts) -> list:
-        out = []
-        for s in stmts:
-            out += self.stmt(s)
-        return out
-
-    def stmt(self, s) -> list:
-        pre = []
-        if isinstance(s, ast.While):
-            if any(isinstance(n, (ast.ListComp, ast.GeneratorExp)) for n in ast.walk(s.test)):
-                raise self.nz.err(s, "a comprehension in a while condition",
-                                  "compute it into a name before the loop and at the end of its body")
-            s.body, s.orelse = self.block(s.body), self.block(s.orelse)
-            return [s]
-        if isinstance(s, ast.For):
-            s.iter = _Hoist(self, pre).visit(s.iter)
-            s.body, s.orelse = self.block(s.body), self.block(s.orelse)
-            return pre + [s]
-        if isinstance(s, ast.If):
-            s.test = _Hoist(self, pre).visit(s.test)
-            s.body, s.orelse = self.block(s.body), self.block(s.orelse)
-            return pre + [s]
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and \
-                isinstance(s.value, ast.ListComp):
-            return self.block(self.desugar(s.value, s.targets[0].id, s))
-        if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return, ast.Raise)):
-            s = _Hoist(self, pre).visit(s)
-        return pre + [s]
-
-    def desugar(self, comp, target: str, like, accumulate=None) -> list:
-        """``target = []`` and the loops appending ``comp``'s elements (or, with ``accumulate`` =
-        the initial value, ``target = init`` and the loops adding them)."""
-        if any(g.is_async for g in comp.generators):
-            raise self.nz.err(comp, "an async comprehension")
-        comp = self.rename(comp)
-        if accumulate is None:
-            if isinstance(comp.elt, (ast.List, ast.Tuple, ast.ListComp)):
-                raise self.nz.err(comp, "a list of lists or tuples", "preallocate a 2-D array and write its rows")
-            body = [_loc(ast.Expr(_call(ast.Attribute(value=name(target), attr="append", ctx=ast.Load()),
-                                        comp.elt)), like)]
-            head = _assign(target, ast.List(elts=[], ctx=ast.Load()), like)
-        else:
-            body = [_loc(ast.AugAssign(target=name(target, True), op=ast.Add(), value=comp.elt), like)]
-            head = _assign(target, accumulate, like)
-        for g in reversed(comp.generators):
-            for cond in reversed(g.ifs):
-                body = [_loc(ast.If(test=cond, body=body, orelse=[]), like)]
-            body = [_loc(ast.For(target=g.target, iter=g.iter, body=body, orelse=[]), like)]
-        return [head] + body
-
-    def rename(self, comp):
-        """Comprehension variables keep their names unless the kernel uses the name outside the
-        comprehension or a nested comprehension rebinds it (Python gives them their own scope)."""
-        inside = {id(n) for n in ast.walk(comp)}
-        outside = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and id(n) not in inside}
-        nested = {t.id for n in ast.walk(comp) if n is not comp and isinstance(n, (ast.ListComp, ast.GeneratorExp))
-                  for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
-        comp = copy.deepcopy(comp)
-        mapping = {}
-        for g in comp.generators:
-            for t in ast.walk(g.target):
-                if isinstance(t, ast.Name) and (t.id in outside or t.id in nested or t.id in self.nz.p.params):
-                    mapping[t.id] = self.nz.fresh(t.id)
-        if not mapping:
-            return comp
-        # the first generator's iterable is evaluated outside the comprehension
-        first_iter = comp.generators[0].iter
-        comp = Rename(mapping).visit(comp)
-        comp.generators[0].iter = first_iter
-        return comp
-
-
-class _Hoist(ast.NodeTransformer):
-    """Comprehensions inside one expression -> lists (or sums) computed before the statement."""
-
-    def __init__(self, c: Comprehensions, pre: list):
-        self.c, self.pre = c, pre
-
-    def visit_Call(self, node):
-        canon = _canon(self.c.nz, node.func)
-        arg = node.args[0] if len(node.args) in (1, 2) else None
-        if canon == "builtins.sum" and isinstance(arg, (ast.GeneratorExp, ast.ListComp)) and not node.keywords:
-            start = self.visit(node.args[1]) if len(node.args) == 2 else None
-            acc = self.c.nz.fresh("total")
-            init = start if start is not None else ast.Constant(0 if _int_elements(self.c.nz, arg) else 0.0)
-            self.pre += self.c.block(self.c.desugar(arg, acc, node, accumulate=init))
-            return ast.copy_location(name(acc), node)
-        if canon in ("builtins.max", "builtins.min", "builtins.any", "builtins.all") and \
-                len(node.args) == 1 and isinstance(arg, ast.GeneratorExp):
-            node.args = [ast.copy_location(ast.ListComp(elt=arg.elt, generators=arg.generators), arg)]
-        self.generic_visit(node)
-        return node
-
-    def visit_ListComp(self, node):
-        items = self.c.nz.fresh("items")
-        self.pre += self.c.block(self.c.desugar(node, items, node))
-        return ast.copy_location(name(items), node)
-
-    def visit_GeneratorExp(self, node):
-        raise self.c.nz.err(node, "a generator outside sum()", "write the loop, or sum(... for ...)")
-
-    def visit_Lambda(self, node):
-        return node
-
-
-def _int_elements(nz, comp) -> bool:
-    """Whether ``comp``'s elements are integers by construction (its variables over ``range``)."""
-    ints = int_names(nz, nz.p.tree)
-    for g in comp.generators:
-        if isinstance(g.target, ast.Name) and isinstance(g.iter, ast.Call) and \
-                _canon(nz, g.iter.func) in ("builtins.range", "range"):
-            ints.add(g.target.id)
-    return is_int(comp.elt, ints, nz)
-
-
-# --------------------------------------------------------- integer values
-_INT_CALLS = {"builtins.len", "builtins.int", "builtins.round", "numpy.int64", "numpy.int32", "numpy.intp"}
-
-
-def is_int(e, ints, nz) -> bool:
-    """Whether ``e`` is an integer by construction (see the module docstring)."""
-    if isinstance(e, ast.Constant):
-        return type(e.value) is int
-    if isinstance(e, ast.Name):
-        if e.id in ints:
-            return True
-        st = getattr(nz, "scalar_types", {}).get(e.id) if e.id in nz.p.params else None
-        if st is not None:
-            return st.startswith("int")
-        if e.id not in nz.locals:
-            found, obj = nz.resolver.lookup(e.id)
-            return found and type(obj) is int
-        return False
-    if isinstance(e, ast.BinOp):
-        return isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)) and \
-            is_int(e.left, ints, nz) and is_int(e.right, ints, nz)
-    if isinstance(e, ast.UnaryOp):
-        return isinstance(e.op, (ast.USub, ast.UAdd)) and is_int(e.operand, ints, nz)
-    if isinstance(e, ast.IfExp):
-        return is_int(e.body, ints, nz) and is_int(e.orelse, ints, nz)
-    if isinstance(e, ast.Subscript):
-        if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
-            return True
-        if not isinstance(e.value, ast.Name) or isinstance(e.slice, ast.Slice):
-            return False
-        arr = (nz.array_info or {}).get(e.value.id)
-        lst = nz.list_info.get(e.value.id)
-        dtype = arr[1] if arr is not None else lst.dtype if lst is not None and not lst.param else \
-            nz.list_params.get(e.value.id)
-        return str(dtype).startswith("int")
-    if isinstance(e, ast.Attribute):
-        return e.attr in ("size", "ndim")
-    if isinstance(e, ast.Call):
-        canon = _canon(nz, e.func)
-        if canon in _INT_CALLS:
-            return True
-        if canon in ("builtins.min", "builtins.max", "builtins.abs") and e.args:
-            return all(is_int(a, ints, nz) for a in e.args)
-    return False
-
-
-def is_bool(e) -> bool:
-    """Whether ``e`` is a boolean by construction (comparisons, ``and``/``or``/``not``, True/False)."""
-    if isinstance(e, ast.Constant):
-        return type(e.value) is bool
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        return True
-    return isinstance(e, (ast.Compare, ast.BoolOp))
-
-
-def int_names(nz, tree) -> set:
-    """Local names every assignment of which is an integer (the greatest such set)."""
-    defs: dict = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign):
-            for t in n.targets:
-                for x in ast.walk(t):
-                    if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
-                        defs.setdefault(x.id, []).append(n.value if t is x else None)
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            defs.setdefault(n.target.id, []).append(_binop(name(n.target.id), n.op, n.value))
-        elif isinstance(n, (ast.For, ast.comprehension)):
-            loop = isinstance(n.iter, ast.Call) and (_canon(nz, n.iter.func) or "").split(".")[-1] in \
-                ("range", "prange")
-            for x in ast.walk(n.target):
-                if isinstance(x, ast.Name):
-                    defs.setdefault(x.id, []).append(ast.Constant(0) if loop and x is n.target else None)
-    ints = {k for k in defs if k not in nz.p.params}
-    changed = True
-    while changed:
-        changed = False
-        for k in sorted(ints):
-            if not all(v is not None and is_int(v, ints, nz) for v in defs[k]):
-                ints.discard(k)
-                changed = True
-    return ints
-
-
-# ----------------------------------------------------------------- pass 2
 def _trip(nz, call, like):
     """The number of iterations of ``range(...)`` (an expression), or raise."""
     a = call.args
     if len(a) == 1:
-        return _call("max", copy.deepcopy(a[0]), ast.Constant(0))
+        return mk_call("max", copy.deepcopy(a[0]), ast.Constant(0))
     lo, hi = copy.deepcopy(a[0]), copy.deepcopy(a[1])
     step = a[2] if len(a) == 3 else ast.Constant(1)
     if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant):
@@ -380,10 +71,10 @@ def _trip(nz, call, like):
         raise nz.err(like, f"appending in `for ... in {ast.unparse(call)}`, a loop with a variable step",
                      "use a constant step, or preallocate np.empty(n) and keep a counter")
     c = step.value
-    span = _binop(hi, ast.Sub(), lo) if c > 0 else _binop(lo, ast.Sub(), hi)
+    span = binop(hi, ast.Sub(), lo) if c > 0 else binop(lo, ast.Sub(), hi)
     if abs(c) != 1:
-        span = _binop(_binop(span, ast.Add(), ast.Constant(abs(c) - 1)), ast.FloorDiv(), ast.Constant(abs(c)))
-    return _call("max", span, ast.Constant(0))
+        span = binop(binop(span, ast.Add(), ast.Constant(abs(c) - 1)), ast.FloorDiv(), ast.Constant(abs(c)))
+    return mk_call("max", span, ast.Constant(0))
 
 
 def _names(e) -> set:
@@ -401,7 +92,7 @@ def _mentions(stmts, lst) -> bool:
 def _prod(terms):
     out = None
     for t in terms:
-        out = t if out is None else _binop(out, ast.Mult(), t)
+        out = t if out is None else binop(out, ast.Mult(), t)
     return out if out is not None else ast.Constant(1)
 
 
@@ -496,7 +187,7 @@ class ListLowering:
     def truth(self, test):
         """``if L:`` / ``while L:`` -> ``len(L) > 0``."""
         if isinstance(test, ast.Name) and test.id in self.info:
-            return ast.copy_location(ast.Compare(left=_call("len", name(test.id)), ops=[ast.Gt()],
+            return ast.copy_location(ast.Compare(left=mk_call("len", name(test.id)), ops=[ast.Gt()],
                                                  comparators=[ast.Constant(0)]), test)
         return test
 
@@ -521,14 +212,14 @@ class ListLowering:
             self.check_element(lst, value, s)
             value = self.expr(value, pre)
             store = ast.Subscript(value=name(lst), slice=copy.deepcopy(info.length), ctx=ast.Store())
-            return pre + [_assign(store, value, s),
-                          _loc(ast.AugAssign(target=name(info.length.id, True), op=ast.Add(), value=ast.Constant(1)),
+            return pre + [assign(store, value, s),
+                          at_line(ast.AugAssign(target=name(info.length.id, True), op=ast.Add(), value=ast.Constant(1)),
                                s)]
         if meth == "pop" and not call.args and not call.keywords:
-            out = [_loc(ast.AugAssign(target=name(info.length.id, True), op=ast.Sub(), value=ast.Constant(1)), s)]
+            out = [at_line(ast.AugAssign(target=name(info.length.id, True), op=ast.Sub(), value=ast.Constant(1)), s)]
             if target is not None:
                 load = ast.Subscript(value=name(lst), slice=copy.deepcopy(info.length), ctx=ast.Load())
-                out.append(_ListExprs(self, pre).visit(_assign(target, load, s)))
+                out.append(_ListExprs(self, pre).visit(assign(target, load, s)))
             return pre + out
         if meth == "append":
             raise self.err(s, f"the value of `{lst}.append()` (None)", f"call {lst}.append(v) as a statement")
@@ -555,7 +246,7 @@ class ListLowering:
             idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
             return any(isinstance(i, ast.Slice) for i in idx) or len(idx) < nd[e.value.id]
         if isinstance(e, ast.Call):
-            short = (_canon(self.nz, e.func) or "").split(".")[-1]
+            short = (canon_of(self.nz, e.func) or "").split(".")[-1]
             return short in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
                              "arange", "linspace")
         if isinstance(e, ast.BinOp):
@@ -577,10 +268,10 @@ class ListLowering:
         elif kind == "repeat":
             self.check_element(lst, payload[0], s)
             init = [self.expr(payload[0], pre)]
-            count0 = _call("max", self.expr(payload[1], pre), ast.Constant(0))
+            count0 = mk_call("max", self.expr(payload[1], pre), ast.Constant(0))
             if not isinstance(payload[1], ast.Constant):      # taken now, as Python does
                 size = self.nz.fresh(lst + "_size")
-                pre.append(_assign(size, count0, s))
+                pre.append(assign(size, count0, s))
                 count0 = name(size)
         else:
             init, count0 = [], ast.Constant(0)
@@ -600,30 +291,30 @@ class ListLowering:
         cap = None
         for t in cap_terms:
             if not isinstance(t, ast.Constant):
-                cap = copy.deepcopy(t) if cap is None else _binop(cap, ast.Add(), copy.deepcopy(t))
+                cap = copy.deepcopy(t) if cap is None else binop(cap, ast.Add(), copy.deepcopy(t))
         if cap is None or const:
-            cap = ast.Constant(const) if cap is None else _binop(cap, ast.Add(), ast.Constant(const))
+            cap = ast.Constant(const) if cap is None else binop(cap, ast.Add(), ast.Constant(const))
         alloc: list = []
         cap = self.expr(cap, alloc)           # len(M) of another (finished) list -> M_len
         if nests:
             cap_name = self.nz.fresh(lst + "_capacity")
-            alloc.append(_assign(cap_name, cap, s))
+            alloc.append(assign(cap_name, cap, s))
             for nest in nests:
                 alloc += [_ListExprs(self, alloc).visit(st) for st in nest(cap_name)]
             cap = name(cap_name)
         np_empty = self.forms.np_attr("empty")
-        alloc.append(_assign(lst, _call(np_empty, cap, keywords=[
+        alloc.append(assign(lst, mk_call(np_empty, cap, keywords=[
             ast.keyword(arg="dtype", value=self.forms.np_attr(dtype))]), s))
         if kind == "repeat":
             k = self.nz.fresh(lst + "_k")
             fill = init[0]
-            alloc.append(_loc(ast.For(target=name(k, True), iter=_call("range", copy.deepcopy(count0)),
-                                      body=[_assign(ast.Subscript(value=name(lst), slice=name(k), ctx=ast.Store()),
+            alloc.append(at_line(ast.For(target=name(k, True), iter=mk_call("range", copy.deepcopy(count0)),
+                                      body=[assign(ast.Subscript(value=name(lst), slice=name(k), ctx=ast.Store()),
                                                     copy.deepcopy(fill), s)], orelse=[]), s))
         else:
             for j, e in enumerate(init):
-                alloc.append(_assign(ast.Subscript(value=name(lst), slice=ast.Constant(j), ctx=ast.Store()), e, s))
-        alloc.append(_assign(info.length.id, copy.deepcopy(count0), s))
+                alloc.append(assign(ast.Subscript(value=name(lst), slice=ast.Constant(j), ctx=ast.Store()), e, s))
+        alloc.append(assign(info.length.id, copy.deepcopy(count0), s))
         self.live.add(lst)
         if first == 0 or not region:
             return pre + alloc
@@ -632,7 +323,7 @@ class ListLowering:
             held = []
             for j, e in enumerate(init):
                 h = self.nz.fresh(f"{lst}_{j}")
-                pre.append(_assign(h, e, s))
+                pre.append(assign(h, e, s))
                 held.append(name(h))
             self._replace_init(alloc, init, held)
         self.pending[lst] = (region[0], alloc)
@@ -691,7 +382,7 @@ class ListLowering:
             if self.info[lst].length.id in _names(it):
                 raise self.err(call, f"appending to `{lst}` while iterating over it (Python visits the new elements too)",
                                f"append to a second list, or loop over range(len({lst})) (the length when the loop starts)")
-            kind = (_canon(self.nz, it.func) or "").split(".")[-1] if isinstance(it, ast.Call) else ""
+            kind = (canon_of(self.nz, it.func) or "").split(".")[-1] if isinstance(it, ast.Call) else ""
             if kind == "prange":
                 raise self.err(call, f"appending to `{lst}` inside a prange loop (the order of appends is a race)",
                                "preallocate np.empty(n) and write out[i] in iteration i")
@@ -720,9 +411,9 @@ class ListLowering:
         heads = [Rename(fresh).visit(copy.deepcopy(lp.iter)) for lp in outer]
 
         def nest(cap_name):
-            body = [_loc(ast.AugAssign(target=name(cap_name, True), op=ast.Add(), value=copy.deepcopy(inner)), call)]
+            body = [at_line(ast.AugAssign(target=name(cap_name, True), op=ast.Add(), value=copy.deepcopy(inner)), call)]
             for k in reversed(range(depth)):
-                body = [_loc(ast.For(target=name(fresh[indices[k]], True), iter=copy.deepcopy(heads[k]), body=body,
+                body = [at_line(ast.For(target=name(fresh[indices[k]], True), iter=copy.deepcopy(heads[k]), body=body,
                                      orelse=[]), call)]
             return body
         return None, nest
@@ -753,7 +444,7 @@ class ListLowering:
         if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult, ast.FloorDiv, ast.Mod)):
             return self.nonneg(e.left) and self.nonneg(e.right)
         if isinstance(e, ast.Call):
-            return _canon(self.nz, e.func) == "builtins.len"
+            return canon_of(self.nz, e.func) == "builtins.len"
         return False
 
     def index(self, lst, i):
@@ -761,20 +452,20 @@ class ListLowering:
         n = self.info[lst].length
         if isinstance(i, ast.UnaryOp) and isinstance(i.op, ast.USub) and isinstance(i.operand, ast.Constant) and \
                 type(i.operand.value) is int:
-            return _binop(copy.deepcopy(n), ast.Sub(), ast.Constant(i.operand.value)) if i.operand.value else \
+            return binop(copy.deepcopy(n), ast.Sub(), ast.Constant(i.operand.value)) if i.operand.value else \
                 ast.Constant(0)
         if isinstance(i, ast.Constant) and type(i.value) is int and i.value < 0:
-            return _binop(copy.deepcopy(n), ast.Sub(), ast.Constant(-i.value))
+            return binop(copy.deepcopy(n), ast.Sub(), ast.Constant(-i.value))
         if self.nonneg(i):
             return i
         return ast.IfExp(test=ast.Compare(left=copy.deepcopy(i), ops=[ast.Lt()], comparators=[ast.Constant(0)]),
-                         body=_binop(copy.deepcopy(i), ast.Add(), copy.deepcopy(n)), orelse=i)
+                         body=binop(copy.deepcopy(i), ast.Add(), copy.deepcopy(n)), orelse=i)
 
     def bound(self, lst, b, like):
         if b is None:
             return None
         if isinstance(b, ast.UnaryOp) and isinstance(b.op, ast.USub) and isinstance(b.operand, ast.Constant):
-            return _binop(copy.deepcopy(self.info[lst].length), ast.Sub(), b.operand)
+            return binop(copy.deepcopy(self.info[lst].length), ast.Sub(), b.operand)
         if self.nonneg(b):
             return b
         raise self.err(like, f"the slice `{ast.unparse(like)}` of the list `{lst}` with a bound that may be negative",
@@ -788,9 +479,9 @@ class ListLowering:
     def param_copy(self, lst, pre, like):
         arr = self.nz.fresh(lst + "_array")
         k = self.nz.fresh(lst + "_k")
-        pre.append(_assign(arr, _call(self.forms.np_attr("empty"), _call("len", name(lst))), like))
-        pre.append(_loc(ast.For(target=name(k, True), iter=_call("range", _call("len", name(lst))), body=[
-            _assign(ast.Subscript(value=name(arr), slice=name(k), ctx=ast.Store()),
+        pre.append(assign(arr, mk_call(self.forms.np_attr("empty"), mk_call("len", name(lst))), like))
+        pre.append(at_line(ast.For(target=name(k, True), iter=mk_call("range", mk_call("len", name(lst))), body=[
+            assign(ast.Subscript(value=name(arr), slice=name(k), ctx=ast.Store()),
                     ast.Subscript(value=name(lst), slice=name(k), ctx=ast.Load()), like)], orelse=[]), like))
         self.nz.ndims[arr] = 1
         return name(arr)
@@ -801,9 +492,9 @@ class ListLowering:
         k = self.nz.fresh("k")
         ints = str(info.dtype).startswith("int") or info.param and \
             str(self.nz.list_params.get(lst)).startswith("int")
-        pre.append(_assign(acc, start if start is not None else ast.Constant(0 if ints else 0.0), like))
-        pre.append(_loc(ast.For(target=name(k, True), iter=_call("range", copy.deepcopy(info.length)), body=[
-            _loc(ast.AugAssign(target=name(acc, True), op=ast.Add(),
+        pre.append(assign(acc, start if start is not None else ast.Constant(0 if ints else 0.0), like))
+        pre.append(at_line(ast.For(target=name(k, True), iter=mk_call("range", copy.deepcopy(info.length)), body=[
+            at_line(ast.AugAssign(target=name(acc, True), op=ast.Add(),
                                value=ast.Subscript(value=name(lst), slice=name(k), ctx=ast.Load())), like)],
             orelse=[]), like))
         return name(acc)
@@ -827,7 +518,7 @@ class _ListExprs(ast.NodeTransformer):
 
     def visit_Call(self, node):
         low = self.l
-        canon = _canon(low.nz, node.func) or ""
+        canon = canon_of(low.nz, node.func) or ""
         if low.method(node) is not None:
             lst, meth = low.method(node)
             raise low.err(node, f"`{lst}.{meth}()` inside an expression",
@@ -843,22 +534,22 @@ class _ListExprs(ast.NodeTransformer):
                 return ast.copy_location(low.total(args[0].id, start, self.pre, node), node)
             if isinstance(args[0], ast.Subscript) and self.is_list(args[0].value) and \
                     isinstance(args[0].slice, ast.Slice):
-                total = _call(low.forms.np_attr("sum"), self.visit(args[0]))
-                return ast.copy_location(total if start is None else _binop(start, ast.Add(), total), node)
+                total = mk_call(low.forms.np_attr("sum"), self.visit(args[0]))
+                return ast.copy_location(total if start is None else binop(start, ast.Add(), total), node)
         if canon in ("builtins.max", "builtins.min", "builtins.any", "builtins.all") and len(args) == 1 and \
                 (self.is_list(args[0]) or isinstance(args[0], ast.Subscript) and self.is_list(args[0].value)):
             arr = self.as_array(args[0], node) if self.is_list(args[0]) else self.visit(args[0])
-            return ast.copy_location(_call(low.forms.np_attr(canon.split(".")[-1]), arr), node)
+            return ast.copy_location(mk_call(low.forms.np_attr(canon.split(".")[-1]), arr), node)
         if canon in ("numpy.array", "numpy.asarray") and len(args) == 1 and not node.keywords and \
                 isinstance(args[0], ast.Subscript) and self.is_list(args[0].value) and \
                 isinstance(args[0].slice, ast.Slice) and not low.info[args[0].value.id].param:
-            return ast.copy_location(_call(low.forms.np_attr("copy"), self.visit(args[0])), node)
+            return ast.copy_location(mk_call(low.forms.np_attr("copy"), self.visit(args[0])), node)
         if canon in ("numpy.array", "numpy.asarray") and len(args) == 1 and self.is_list(args[0]):
             if node.keywords:
                 raise low.err(node, f"`{ast.unparse(node)}` with keywords", f"np.array({args[0].id})")
             if low.info[args[0].id].param:
                 return ast.copy_location(self.as_array(args[0], node), node)
-            return ast.copy_location(_call(low.forms.np_attr("copy"), self.as_array(args[0], node)), node)
+            return ast.copy_location(mk_call(low.forms.np_attr("copy"), self.as_array(args[0], node)), node)
         if canon.startswith("numpy.") or low.nz.helper_of(node) is not None:
             helper = not canon.startswith("numpy.")
             node.args = [a if self.is_list(a) and helper and low.info[a.id].param else

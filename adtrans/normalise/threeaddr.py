@@ -37,7 +37,8 @@ from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
 from .jumps import JumpLowering
-from .lists import Comprehensions, ListLowering
+from .comprehensions import Comprehensions
+from .lists import ListLowering
 from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
