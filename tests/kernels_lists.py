@@ -450,3 +450,21 @@ def append_while_iterating(x):
         if v > 0.5:
             out.append(v * 0.5)   # <- appends to the list it iterates over
     return sum(out)
+
+
+@njit
+def list_statistics(x):
+    vals = []
+    for i in range(x.shape[0]):
+        vals.append(np.sqrt(x[i]) + float(i))
+    d = 0.0
+    for i in range(len(vals) - 1):
+        d += (vals[i + 1] - vals[i]) ** 2
+    a = np.array(vals)
+    return np.mean(a) + np.std(a) + d
+
+
+@njit
+def nested_lists(x):
+    grid = [[0.0] * 3 for _ in range(2)]   # <- a list of lists
+    return grid[0][0] + x[0]

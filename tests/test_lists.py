@@ -52,6 +52,7 @@ def v(*shape):
     (K.two_generators, lambda: [v(3), v(2)]),
     (K.prange_over_list, lambda: [v(5)]),
     (K.int_list_as_indices, lambda: [v(5), 5]),
+    (K.list_statistics, lambda: [v(5)]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())
@@ -144,6 +145,7 @@ def _marked_line(fn):
     (K.writes_argument_list, lambda: [v(3), [1.0, 2.0]], "list argument"),
     (K.returns_list, lambda: [v(2)], "returning the list"),
     (K.append_while_iterating, lambda: [v(2)], "while iterating over it"),
+    (K.nested_lists, lambda: [v(2)], "list of arrays, tuples or lists"),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_refused_list_forms_name_their_line(fn, args, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:

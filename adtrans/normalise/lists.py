@@ -234,7 +234,8 @@ class ListLowering:
                            "create the list in the block that uses it")
 
     def check_element(self, lst, value, like):
-        if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.Set)) or self.is_array(value):
+        if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.Set)) or self.is_array(value) or \
+                creation(self.nz, value) is not None:
             raise self.err(like, f"a list of arrays, tuples or lists (`{lst}`)",
                            "preallocate a 2-D array (np.empty((n, m))) and write its rows")
 
