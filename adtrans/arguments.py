@@ -27,6 +27,9 @@ class Active:
     __slots__ = ("value",)
 
     def __init__(self, value):
+        if isinstance(value, (list, tuple)) or type(value).__name__ == "List":
+            raise ActivityError(f"Active needs a float scalar, not a {type(value).__name__}: a list argument is "
+                                "constant (no derivative); pass np.array(...) as a Duplicated array to differentiate it")
         self.value = float(value) if not isinstance(value, np.floating) else value
 
 

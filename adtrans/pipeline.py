@@ -87,8 +87,11 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes) if not target.is_array_type(t)}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars)
+    lists = {p: "array" if isinstance(t.dtype, nbtypes.Array) else str(t.dtype)
+             for p, t in zip(primal.params, argtypes) if isinstance(t, (nbtypes.List, nbtypes.ListType))}
+    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes)
+               if not target.is_array_type(t) and p not in lists}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars, list_params=lists)
     seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
                        if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
     param_activity.update({w: "const" for w, _, _ in norm.seed_params})

@@ -24,6 +24,7 @@ import adtrans  # noqa: E402
 import gradbench as GB  # noqa: E402
 import array_kernels as AK  # noqa: E402
 import kernels as K  # noqa: E402
+import list_kernels as LK  # noqa: E402
 
 
 def median_time(fn, repeats):
@@ -106,6 +107,8 @@ def rows(repeats, quick, only=None):
     out = []
     if only == "gradbench":
         return gradbench_rows(repeats, quick)
+    if only == "lists":
+        return list_rows(repeats, quick)
     out.extend(gradbench_rows(repeats, quick))
     n, steps = (2000, 200) if not quick else (500, 50)
     u0 = rng.uniform(0, 1, n)
@@ -137,6 +140,7 @@ def rows(repeats, quick, only=None):
                         lambda: adj2(a, np.zeros_like(a), b, np.zeros_like(b), o, np.ones_like(o)), threads=th,
                         repeats=repeats, note="fused; per-thread buffers for d_b"))
     out.extend(array_rows(repeats, quick))
+    out.extend(list_rows(repeats, quick))
     out.extend(minibude_rows(repeats, quick))
     out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -170,6 +174,19 @@ def array_rows(repeats, quick):
     out.append(case(f"log-sum-exp n={N}", lambda: AK.logsumexp(xs), lambda: adtrans.grad(AK.logsumexp)(xs),
                     repeats=repeats, note="max, exp, sum"))
     return out
+
+
+def list_rows(repeats, quick):
+    """Kernels accumulating into Python lists (bench/list_kernels.py): the primal grows Numba's
+    list, the adjoint fills a preallocated array with a counter."""
+    rng = np.random.default_rng(2)
+    N = 1_000_000 if not quick else 100_000
+    x, w = rng.uniform(-1, 1, N), rng.uniform(0, 1, N)
+    return [case(f"list append under if n={N}", lambda: LK.filtered_append(x, w),
+                 lambda: adtrans.grad(LK.filtered_append, argnums=(0, 1))(x, w), repeats=repeats,
+                 note="counter carried (one int saved per step)"),
+            case(f"list comprehension + sum n={N}", lambda: LK.comprehension_sum(x),
+                 lambda: adtrans.grad(LK.comprehension_sum)(x), repeats=repeats, note="np.array(list) copies")]
 
 
 def minibude_rows(repeats, quick):
@@ -236,7 +253,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
-    ap.add_argument("--only", choices=["gradbench"], help="only these rows")
+    ap.add_argument("--only", choices=["gradbench", "lists"], help="only these rows")
     args = ap.parse_args(argv)
     print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
           f"threading layer default, medians of {args.repeats}")

@@ -4,7 +4,8 @@ The list of functions is what this Numba types (every public callable of ``numpy
 ``numpy.linalg`` that Numba's typing context resolves); the status comes from adtrans' rule
 tables (``adtrans.normalise.arrayvalues.TABLE`` for array functions, the derivative table
 ``adtrans.rules.derivatives.INTRINSIC`` for element-wise intrinsics).  ``--check`` exits 1 when
-the file is out of date (``tests/test_supported_table.py`` runs it).
+the file is out of date (``tests/test_supported_table.py`` runs it).  A second table lists the
+Python list forms (``adtrans.normalise.lists.LIST_TABLE``).
 
     python scripts/supported_table.py [--check]
 """
@@ -18,6 +19,7 @@ import numpy as np
 from numba.core.registry import cpu_target
 
 from adtrans.normalise.arrayvalues import TABLE
+from adtrans.normalise.lists import LIST_TABLE
 from adtrans.rules.derivatives import INTRINSIC, intrinsic_of
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "supported.md"
@@ -77,6 +79,13 @@ def render() -> str:
     for name in numba_supported():
         st, note = status(name)
         lines.append(f"| `np.{name}` | {st} | {note} |")
+    lines += ["", "## Python lists in kernels (CPU)", "",
+              "From `adtrans.normalise.lists.LIST_TABLE`: a list becomes a preallocated array and a length "
+              "counter (see the docstring of `adtrans/normalise/lists.py`).", "",
+              "| form | adtrans | note |", "|---|---|---|"]
+    for form, (st, note) in LIST_TABLE.items():
+        st = ("refused: " + note) if st == "refused" else st
+        lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
     return "\n".join(lines) + "\n"
 
 

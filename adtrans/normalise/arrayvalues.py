@@ -81,6 +81,9 @@ TABLE = {
     "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),
     "flatten": ("differentiated", "method, C order"), "transpose": ("differentiated", "no axes argument: reversed"),
     "copy": ("differentiated", ""), "ascontiguousarray": ("differentiated", ""),
+    "array": ("differentiated", "of a (nested) list literal of numbers, or of a list built in the kernel "
+                                "(np.copy(x) for an array)"),
+    "asarray": ("differentiated", "a copy; of an array or of a list built in the kernel"),
     "hstack": ("differentiated", "tuple or list literal of arrays"),
     "vstack": ("differentiated", "tuple or list literal of arrays"),
     "concatenate": ("differentiated", "tuple or list literal, axis= constant"),

@@ -479,6 +479,9 @@ class FormLowering:
                            lambda k, arr=arr: self.flat_index(arr, k, like))
         if isinstance(it, ast.Name) and it.id in self.tuples:
             raise self.nz.err(like, f"loop over the tuple `{it.id}`", "loop over range(len) and index it")
+        if isinstance(it, ast.Name) and it.id in self.nz.list_info:
+            arr = it        # a list: its length counter or len() (see lists.py)
+            return _Source(copy.deepcopy(self.nz.list_info[it.id].length), lambda k, arr=arr: _sub(arr, k))
         if isinstance(it, ast.Name):
             arr = it
             return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))

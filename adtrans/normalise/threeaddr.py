@@ -37,6 +37,8 @@ from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
 from .jumps import JumpLowering
+from .comprehensions import Comprehensions
+from .lists import ListLowering
 from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
@@ -211,8 +213,10 @@ def value_name(rhs, base: str) -> str:
 
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
-                 inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None):
-        """``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
+                 inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None,
+                 list_params=None):
+        """``list_params``: list arguments, name -> element dtype (``"array"`` for arrays);
+        ``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
         whole-array lowering of :mod:`.arrays`); ``views``: parameters bound to views of the caller's
         arrays (inlined helpers); ``ndims``: numbers of dimensions of arrays, where known (for
         ``.flat``, ``np.ndindex``, shape unpacking; taken from ``array_params`` when it is a dict)."""
@@ -222,6 +226,8 @@ class Normaliser:
         if self.array_info:
             self.ndims.update({p: v[0] for p, v in self.array_info.items() if p not in self.ndims})
         self.views = dict(views or {})
+        self.list_params = dict(list_params or {})
+        self.list_info: dict = {}       # list name -> lists.ListInfo (filled by lists.Comprehensions)
         self.lowering = None
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
@@ -250,7 +256,11 @@ class Normaliser:
     # ------------------------------------------------------------------ driver
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
-        tree = FormLowering(self).run(self.p.tree)
+        tree = self.p.tree if self.p.cuda else Comprehensions(self).run(self.p.tree)
+        forms = FormLowering(self)
+        tree = forms.run(tree)
+        if not self.p.cuda:
+            tree = ListLowering(self, forms).run(tree)
         try:
             body = lower.run(tree)
         except SyntaxError as exc:
@@ -794,9 +804,11 @@ class Normaliser:
             array_params = {p: info[p] for p in array_params if p in info} if \
                 all(p in info for p in array_params) else array_params
             views, placeholders = self.lowering.helper_views(caller_views, inner_alloc)
+        lists = {p: self.list_params[a.id] for p, a in zip(hp.params, args)
+                 if isinstance(a, ast.Name) and a.id in self.list_params}
         inner = Normaliser(hp, array_params, inner_alloc, self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext, views=views, ndims=ndims).run()
+                           else self.resolver, ext=self.ext, views=views, ndims=ndims, list_params=lists).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
         mapping = dict(placeholders)
@@ -834,11 +846,13 @@ class Normaliser:
         return results
 
 
-def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None) -> Normalised:
+def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None,
+              list_params=None) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
     or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
-    arrays (when ``array_params`` is a set)."""
-    n = Normaliser(primal, array_params, ext=ext, ndims=ndims)
+    arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
+    (read-only constants, see :mod:`.lists`)."""
+    n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
     n.scalar_types = dict(scalar_types or {})
     return n.run()
