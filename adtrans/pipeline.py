@@ -2,6 +2,7 @@
 parse -> normalise -> type -> activity -> transform (marked IR) -> target lowering -> emit."""
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from numba.core import types as nbtypes
@@ -16,6 +17,7 @@ from .parse import Primal
 from .targets.base import Target
 from .targets.cpu import CPU
 from .transform import build_adjoint
+from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 
 ACTIVITIES = ("const", "active", "dup")
@@ -87,6 +89,40 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
                      where=where, seed_args=len(norm.seed_params))
+
+
+@dataclass
+class GeneratedTangent:
+    """The tangent (forward mode) of a generated CPU adjoint: its source, name, parameters
+    (``(name, tangent name or None)`` in call order) and the adjoint's returned names."""
+    name: str
+    function_source: str
+    params: list
+    returns: list
+    global_arrays: dict
+
+
+def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs) -> GeneratedTangent:
+    """The tangent of the generated CPU adjoint ``gen`` of ``primal`` (for ``activity`` and Numba
+    ``argtypes``) with respect to the primal parameters ``inputs``: the adjoint's source read back
+    as a primal and differentiated in forward mode (:mod:`adtrans.transform.tangent`).
+    Raises :class:`~adtrans.errors.UnsupportedError` (at the kernel's line) for generated
+    constructs the tangent does not cover."""
+    func = ast.parse(gen.function_source).body[0]
+    decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
+    func.decorator_list = []
+    arrays, k = set(), 0
+    for p, a, t in zip(primal.params, activity, argtypes):
+        if isinstance(t, nbtypes.Array):
+            arrays.add(gen.params[k])
+            if a == "dup":
+                arrays.add(gen.params[k + 1])
+        k += 2 if a == "dup" else 1
+    tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent",
+                                        lambda construct, hint: primal.error(primal.tree, construct, hint))
+    text = render_function(tangent.func, decorator)
+    return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
+                            returns=tangent.returns, global_arrays=dict(gen.global_arrays))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:
