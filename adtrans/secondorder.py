@@ -7,6 +7,7 @@ the adjoint).  Cost: about two to three adjoint runs per direction, no extra tap
 """
 from __future__ import annotations
 
+import ast
 import threading
 
 import numpy as np
@@ -47,27 +48,48 @@ def _directions(nums, v):
     return dict(zip(nums, vs))
 
 
+def _written_params(primal) -> set:
+    """Parameters the kernel writes into directly (``p[...] = ...``, ``p[...] += ...``)."""
+    params, out = set(primal.params), set()
+    for node in ast.walk(primal.tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AugAssign) else []
+        for t in targets:
+            for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                while isinstance(sub, ast.Subscript):
+                    sub = sub.value
+                if isinstance(sub, ast.Name) and sub.id in params:
+                    out.add(sub.id)
+    return out
+
+
 def _run(fn, nums, args, directions):
-    """One run of the tangent of ``fn``'s adjoint: ``(gradient, H v)`` per argument in ``nums``."""
+    """One run of the tangent of ``fn``'s adjoint: ``(gradient, H v)`` per argument in ``nums``.
+    Float arrays outside ``nums`` that the kernel writes into are ``dup`` (their tangent is 0:
+    what the kernel stores into them may depend on the differentiated arguments)."""
     args = [a for a in args]
+    primal = primal_of(fn)
+    written = _written_params(primal)
     activity = []
     for k, a in enumerate(args):
         if k in nums:
-            if isinstance(a, np.ndarray):
+            if isinstance(a, np.ndarray) and a.dtype.kind == "f":
                 activity.append("dup")
             elif isinstance(a, (float, np.floating)):
                 activity.append("active")
                 args[k] = float(a)
             else:
                 raise ActivityError(f"argument {k} is {type(a).__name__}: second order needs float arrays or floats")
+        elif isinstance(a, np.ndarray) and a.dtype.kind == "f" and primal.params[k] in written:
+            activity.append("dup")
         else:
             activity.append("const")
     activity = tuple(activity)
     argtypes = typeof_args(args)
-    inputs = tuple(primal_of(fn).params[k] for k in nums)
+    inputs = tuple(primal.params[k] for k in nums)
     tan, tfn, gen = tangent_adjoint(fn, activity, argtypes, inputs)
     if gen.seed_args:
-        raise ActivityError(f"{primal_of(fn).name} returns arrays: second order needs a float-valued function")
+        raise ActivityError(f"{primal.name} returns arrays: second order needs a float-valued function")
     params = iter(tan.params)
     flat, shadows = [], {}
     for k, (a, act) in enumerate(zip(args, activity)):
@@ -76,7 +98,8 @@ def _run(fn, nums, args, directions):
         if dot is not None:
             d = directions.get(k) if k in nums else None
             if isinstance(a, np.ndarray):
-                flat.append(np.zeros_like(a) if d is None else np.ascontiguousarray(d, dtype=a.dtype).reshape(a.shape))
+                flat.append(np.zeros_like(a) if d is None else np.array(d, dtype=a.dtype).reshape(a.shape))  # a copy: the
+                # tangent of an array the kernel overwrites is overwritten too
             else:
                 flat.append(0.0 if d is None else float(d))
         if act == "dup":

@@ -69,6 +69,22 @@ def _zero(e) -> bool:
     return e is None or (isinstance(e, ast.Constant) and not isinstance(e.value, bool) and e.value == 0)
 
 
+class _Rename(ast.NodeTransformer):
+    """Array names carrying tangents -> their tangent arrays (the index expressions keep theirs)."""
+
+    def __init__(self, tangents):
+        self.t = tangents
+
+    def visit_Subscript(self, node):
+        node.value = self.visit(node.value)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.t.arrays and node.id in self.t.varied:
+            return ast.Name(self.t.dot(node.id), node.ctx)
+        return node
+
+
 @dataclass
 class Tangent:
     """The tangent function: ``func`` (its ``FunctionDef``), ``params`` (each parameter of the
@@ -92,6 +108,7 @@ class _Tangents:
         self.varied = set(inputs)
         self.inputs = list(inputs)
         self.emitted: set = set()
+        self.aliases: list = []         # groups of arrays that may share memory (views bound to names)
 
     # ------------------------------------------------------------------ names
     def dot(self, name: str) -> str:
@@ -119,7 +136,9 @@ class _Tangents:
         if isinstance(e, ast.Constant):
             return None
         if isinstance(e, ast.Name):
-            if e.id in self.varied and e.id not in self.arrays:
+            if e.id in self.varied and e.id in self.arrays:
+                self.fail(e, "a whole array carrying a tangent used as a value")
+            if e.id in self.varied:
                 return ast.Name(self.dot(e.id), ast.Load())
             return None
         if isinstance(e, ast.Subscript):
@@ -202,6 +221,11 @@ class _Tangents:
                 elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "copy" \
                         and isinstance(v.func.value, ast.Name):
                     self._couple([s.targets[0].id, v.func.value.id]) if isinstance(s.targets[0], ast.Name) else None
+                elif len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id in self.arrays \
+                        and fn not in _ALLOCATIONS:
+                    group = [s.targets[0].id] + self._bound_arrays(v)
+                    self._couple(group)
+                    self.aliases.append(group)
                 elif fn not in _ALLOCATIONS:
                     for t in s.targets:
                         if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple):
@@ -209,11 +233,33 @@ class _Tangents:
                                 self._mark(tt, not _zero(self.expr(vv)))
                         else:
                             self._mark(t, not _zero(self.expr(v)))
+            elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in self.arrays:
+                self._mark(s.target, any(n in self.varied for n in self._bound_arrays(s.value)))
             elif isinstance(s, ast.AugAssign):
                 self._mark(s.target, not _zero(self.expr(s.value)))
             elif isinstance(s, (ast.For, ast.While, ast.If)):
                 self._scan(s.body)
                 self._scan(s.orelse)
+
+    def _bound_arrays(self, v) -> list:
+        """The arrays an array binding ``a = <v>`` may alias (``b``, ``b[t]``, ``b if c else d[t]``)."""
+        if isinstance(v, ast.Name):
+            return [v.id] if v.id in self.arrays else []
+        if isinstance(v, ast.Subscript):
+            return self._bound_arrays(v.value)
+        if isinstance(v, ast.IfExp):
+            return self._bound_arrays(v.body) + self._bound_arrays(v.orelse)
+        return []
+
+    def _is_view(self, v) -> bool:
+        """Whether ``v`` is a view of arrays: a name, an indexed row, or a choice between views."""
+        if isinstance(v, ast.Name):
+            return v.id in self.arrays
+        if isinstance(v, ast.Subscript):
+            return self._is_view(v.value)
+        if isinstance(v, ast.IfExp):
+            return self._is_view(v.body) and self._is_view(v.orelse)
+        return False
 
     # ----------------------------------------------------------- statements
     def body(self, stmts) -> list:
@@ -247,6 +293,10 @@ class _Tangents:
         needed = set(needed)
         while True:
             before = len(needed)
+            for group in self.aliases:      # a store through a view is a store into what it views
+                dots = {self.dot(n) for n in group}
+                if dots & needed:
+                    needed |= dots
             for s in tangent_stmts:
                 if self._defines(s) & needed:
                     needed |= self._reads(s)
@@ -277,6 +327,8 @@ class _Tangents:
     def stmt(self, s) -> list:
         if isinstance(s, ast.Assign):
             return self._assign(s)
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and s.target.id in self.arrays:
+            return self._array_update(s)
         if isinstance(s, ast.AugAssign):
             tt = self._store_target(s.target)
             if tt is None:
@@ -307,6 +359,20 @@ class _Tangents:
                 self.fail(s, "a call with an array carrying a tangent")
             return [s]
         self.fail(s, f"a statement of kind {type(s).__name__}")
+
+    def _array_update(self, s) -> list:
+        """``a += <view>`` (per-thread buffers summed into a shadow): ``dot_a += <view of dots>``."""
+        if s.target.id not in self.varied:
+            return [s]
+        if not isinstance(s.op, (ast.Add, ast.Sub)) or not self._is_view(s.value):
+            self.fail(s, "a whole-array update")
+        sources = self._bound_arrays(s.value)
+        if not any(n in self.varied for n in sources):
+            return [s]
+        if not all(n in self.varied for n in sources):
+            self.fail(s, "a whole-array update from arrays with and without tangents")
+        dot = ast.AugAssign(ast.Name(self.dot(s.target.id), ast.Store()), s.op, _Rename(self).visit(copy.deepcopy(s.value)))
+        return [dot, s]
 
     def _assign(self, s) -> list:
         v = s.value
@@ -343,6 +409,8 @@ class _Tangents:
             if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "copy" \
                     and not v.args and isinstance(v.func.value, ast.Name):
                 return [ast.parse(f"{self.dot(t.id)} = {self.dot(v.func.value.id)}.copy()").body[0], s]
+            if self._is_view(v):
+                return [ast.Assign([ast.Name(self.dot(t.id), ast.Store())], _Rename(self).visit(copy.deepcopy(v))), s]
             self.fail(s, "an array binding")
         if isinstance(t, ast.Tuple):
             if not isinstance(v, ast.Tuple) or len(v.elts) != len(t.elts):
