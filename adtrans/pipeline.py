@@ -111,15 +111,17 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
     func = ast.parse(gen.function_source).body[0]
     decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
     func.decorator_list = []
-    arrays, k = set(), 0
+    arrays, passive, k = set(), set(), 0
     for p, a, t in zip(primal.params, activity, argtypes):
         if isinstance(t, nbtypes.Array):
             arrays.add(gen.params[k])
+            if not is_float(t.dtype):
+                passive.add(gen.params[k])
             if a == "dup":
                 arrays.add(gen.params[k + 1])
         k += 2 if a == "dup" else 1
     tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent",
-                                        lambda construct, hint: primal.error(primal.tree, construct, hint))
+                                        lambda construct, hint: primal.error(primal.tree, construct, hint), passive)
     text = render_function(tangent.func, decorator)
     return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
                             returns=tangent.returns, global_arrays=dict(gen.global_arrays))

@@ -88,8 +88,9 @@ def _run(fn, nums, args, directions):
     argtypes = typeof_args(args)
     inputs = tuple(primal.params[k] for k in nums)
     tan, tfn, gen = tangent_adjoint(fn, activity, argtypes, inputs)
-    if gen.seed_args:
-        raise ActivityError(f"{primal.name} returns arrays: second order needs a float-valued function")
+    if gen.seed_args or not gen.seeds:
+        raise ActivityError(f"{primal.name} returns {'arrays' if gen.seed_args else 'nothing'}: second order needs "
+                            f"a float-valued function (return the float whose Hessian you need)")
     params = iter(tan.params)
     flat, shadows = [], {}
     for k, (a, act) in enumerate(zip(args, activity)):

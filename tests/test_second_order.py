@@ -1,6 +1,7 @@
 """Second order (issue 14 item 5): Hessian-vector products (forward over reverse) against central
 differences of the gradient and second differences of the pure-Python function; k-means'
 gradient, Hessian diagonal and Newton direction; the adjoint called from ``@njit`` code."""
+import ast
 import sys
 from pathlib import Path
 
@@ -9,11 +10,13 @@ import pytest
 from numba import njit
 
 import adtrans
+import kernels_arrays as KA
 import kernels_second as K
 from adtrans.arguments import primal_of, typeof_args
 from adtrans.build import compiled
 from adtrans.pipeline import generate_tangent
 from adtrans.secondorder import tangent_adjoint
+from adtrans.transform.tangent import tangent_function
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import gradbench as GB  # noqa: E402
@@ -74,11 +77,12 @@ def rng():
     (K.array_steps, lambda r: [r.uniform(-1, 1, 8)], 0),
     (K.pairs_prange, lambda r: [r.uniform(-1, 1, 11)], 0),
     (K.sqrt_at_zero, lambda r: [np.array([0.0, 0.5, -1.0, 2.0])], 0),
+    (KA.heat_time_loop, lambda r: [r.uniform(0.2, 1.2, 9), 0.2, 3], (0, 1)),
     (GB.lse, lambda r: list(GB.lse_input(30, r)), 0),
     (GB.llsq, lambda r: list(GB.llsq_input(20, 5, r)), 0),
     (GB.gmm, lambda r: list(GB.gmm_input(3, 4, 5, r)), (0, 1, 2, 3)),
 ], ids=["poly", "poly_numpy", "coupled", "quad_form_x", "quad_form_Ax", "quad_form_loops", "recurrence",
-        "time_loop_tape", "while", "branchy", "array_steps", "prange", "sqrt", "lse", "llsq", "gmm"])
+        "time_loop_tape", "while", "branchy", "array_steps", "prange", "sqrt", "heat_numpy_time_loop", "lse", "llsq", "gmm"])
 def test_hvp_matches_finite_differences(fn, make, argnums):
     r = rng()
     args = make(r)
@@ -123,6 +127,21 @@ def test_tangent_source_is_deterministic_and_drops_dead_tangents():
     # the cost's own tangent (closest, dist) reaches no output: only d(d_centroids) is computed
     assert "dot_closest" not in tan.function_source and "dot_dist" not in tan.function_source
     assert "dot_d_centroids[j, e] += " in tan.function_source
+
+
+@pytest.mark.parametrize("body, construct", [
+    ("d_x[0] += seed * foo(x[0])", "a call of foo"),
+    ("d_x[0] += seed * np.sum(x)", "a whole array carrying a tangent"),
+    ("y = x.reshape(2, 2)\n    d_x[0] += seed * y[0, 0]", "an array binding"),
+])
+def test_tangent_refuses_what_it_cannot_differentiate(body, construct):
+    func = ast.parse(f"def f_adjoint(x, d_x, seed):\n    {body}\n").body[0]
+
+    def error(what, hint):
+        return adtrans.UnsupportedError(what, hint, filename="kernel.py", lineno=3, col=1)
+    with pytest.raises(adtrans.UnsupportedError, match=construct) as info:
+        tangent_function(func, {"x", "d_x"}, ["x"], "f_tangent", error)
+    assert "kernel.py:3:1" in str(info.value)
 
 
 # ----------------------------------------------------------------------------- k-means

@@ -97,7 +97,7 @@ class Tangent:
 
 
 class _Tangents:
-    def __init__(self, func: ast.FunctionDef, arrays: set, inputs: list, error):
+    def __init__(self, func: ast.FunctionDef, arrays: set, inputs: list, error, passive=()):
         self.func = func
         self.error = error
         taken = names_in(func)
@@ -105,6 +105,7 @@ class _Tangents:
         while any(n.startswith(self.prefix) for n in taken):
             self.prefix = "dot" + self.prefix
         self.arrays = set(arrays) | self._local_arrays(func)
+        self.passive = set(passive) | self._integer_arrays(func)
         self.varied = set(inputs)
         self.inputs = list(inputs)
         self.emitted: set = set()
@@ -125,6 +126,18 @@ class _Tangents:
                     out.update(t.id for t in node.targets if isinstance(t, ast.Name))
         return out
 
+    def _integer_arrays(self, func) -> set:
+        """Local arrays allocated with an integer or boolean dtype (they never carry tangents)."""
+        out = set()
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                    _dotted(node.value.func) in _ALLOCATIONS and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name):
+                spec = " ".join(ast.unparse(a) for a in node.value.args[1:] + [k.value for k in node.value.keywords])
+                if "int" in spec or "bool" in spec:
+                    out.add(node.targets[0].id)
+        return out
+
     def fail(self, node, what: str):
         line = ast.unparse(node).splitlines()[0]
         raise self.error(f"second derivative: {what} in the generated adjoint (`{line}`)",
@@ -140,6 +153,16 @@ class _Tangents:
                 self.fail(e, "a whole array carrying a tangent used as a value")
             if e.id in self.varied:
                 return ast.Name(self.dot(e.id), ast.Load())
+            return None
+        if isinstance(e, ast.Subscript) and not isinstance(e.value, ast.Name):
+            if isinstance(e.value, ast.Attribute) and e.value.attr in ("shape", "strides"):
+                return None
+            if any(isinstance(n, ast.Name) and n.id in self.varied for n in ast.walk(e.value)):
+                self.fail(e, "an indexed expression carrying a tangent")
+            return None
+        if isinstance(e, ast.Attribute) and e.attr not in ("shape", "size", "ndim", "dtype"):
+            if any(isinstance(n, ast.Name) and n.id in self.varied for n in ast.walk(e)):
+                self.fail(e, f"the attribute .{e.attr} of a value carrying a tangent")
             return None
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Name) and e.value.id in self.varied:
@@ -198,14 +221,15 @@ class _Tangents:
     def _mark(self, target, varied: bool):
         if not varied:
             return
-        if isinstance(target, ast.Name):
+        if isinstance(target, ast.Name) and target.id not in self.passive:
             self.varied.add(target.id)
-        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                target.value.id not in self.passive:
             self.varied.add(target.value.id)
 
     def _couple(self, names):
         if any(n in self.varied for n in names):
-            self.varied.update(names)
+            self.varied.update(n for n in names if n not in self.passive)
 
     def _scan(self, body):
         for s in body:
@@ -223,9 +247,13 @@ class _Tangents:
                     self._couple([s.targets[0].id, v.func.value.id]) if isinstance(s.targets[0], ast.Name) else None
                 elif len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and s.targets[0].id in self.arrays \
                         and fn not in _ALLOCATIONS:
-                    group = [s.targets[0].id] + self._bound_arrays(v)
-                    self._couple(group)
-                    self.aliases.append(group)
+                    if self._is_view(v):
+                        group = [s.targets[0].id] + self._bound_arrays(v)
+                        self._couple(group)
+                        self.aliases.append(group)
+                    elif any(isinstance(n, ast.Name) and n.id in self.arrays and n.id in self.varied
+                             for n in ast.walk(v)):
+                        self.varied.add(s.targets[0].id)     # refused where it is bound
                 elif fn not in _ALLOCATIONS:
                     for t in s.targets:
                         if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple):
@@ -274,6 +302,8 @@ class _Tangents:
     # ----------------------------------------------------------- pruning
     def _defines(self, s) -> set:
         """The tangent names a tangent statement writes."""
+        if isinstance(s, ast.Expr) and isinstance(s.value.func, ast.Attribute):     # dot_a.fill(0.0)
+            return {s.value.func.value.id}
         if isinstance(s, ast.Expr):         # tape_pop_array(dot_tape, top, dot_out)
             return {s.value.args[2].id}
         targets = s.targets if isinstance(s, ast.Assign) else [s.target]
@@ -354,6 +384,15 @@ class _Tangents:
             return [self._return(s)]
         if isinstance(s, (ast.Break, ast.Continue, ast.Pass, ast.Raise)):
             return [s]
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
+                and s.value.func.attr == "fill" and isinstance(s.value.func.value, ast.Name) \
+                and s.value.func.value.id in self.arrays:
+            name = s.value.func.value.id
+            if name not in self.varied:
+                return [s]
+            if any(not _zero(self.expr(a)) for a in s.value.args):
+                self.fail(s, "an array filled with a value carrying a tangent")
+            return [ast.parse(f"{self.dot(name)}.fill(0.0)").body[0], s]
         if isinstance(s, ast.Expr):
             if any(isinstance(n, ast.Name) and n.id in self.varied and n.id in self.arrays for n in ast.walk(s)):
                 self.fail(s, "a call with an array carrying a tangent")
@@ -472,11 +511,12 @@ class _Tangents:
         return Tangent(ast.fix_missing_locations(fdef), params, returns)
 
 
-def tangent_function(func: ast.FunctionDef, arrays, inputs, name: str, error) -> Tangent:
+def tangent_function(func: ast.FunctionDef, arrays, inputs, name: str, error, passive=()) -> Tangent:
     """The tangent (JVP) of the generated adjoint ``func`` with respect to the parameters ``inputs``.
 
     ``arrays``: the names of ``func``'s array parameters (local arrays are found from their
-    allocations and subscripts); ``inputs``: parameters whose tangent the caller passes;
+    allocations and subscripts); ``passive``: those of them holding integers or booleans;
+    ``inputs``: parameters whose tangent the caller passes;
     ``name``: the new function's name; ``error(construct, hint)``: the
     :class:`~adtrans.errors.UnsupportedError` to raise for a construct outside the generated-adjoint
     language.  Returns a :class:`Tangent`; its function takes each parameter followed by its
@@ -484,4 +524,4 @@ def tangent_function(func: ast.FunctionDef, arrays, inputs, name: str, error) ->
     ``d_x`` to receive ``d(d_x)``), and returns the adjoint's returned values followed by their
     tangents (nothing when the adjoint returns nothing).
     """
-    return _Tangents(func, arrays, inputs, error).function(name)
+    return _Tangents(func, arrays, inputs, error, passive).function(name)
