@@ -3,6 +3,7 @@ parse -> normalise -> type -> activity -> transform (marked IR) -> target loweri
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from numba.core import types as nbtypes
@@ -91,6 +92,9 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
                      where=where, seed_args=len(norm.seed_params))
 
 
+_COMMENT_LINE = re.compile(r"^(\s*)# (.*)$", re.M)
+
+
 @dataclass
 class GeneratedTangent:
     """The tangent (forward mode) of a generated CPU adjoint: its source, name, parameters
@@ -108,7 +112,9 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
     as a primal and differentiated in forward mode (:mod:`adtrans.transform.tangent`).
     Raises :class:`~adtrans.errors.UnsupportedError` (at the kernel's line) for generated
     constructs the tangent does not cover."""
-    func = ast.parse(gen.function_source).body[0]
+    # the adjoint's comments (`# adjoint of: ...`) travel as `__comment__` statements (emit restores them)
+    text = _COMMENT_LINE.sub(lambda m: f"{m.group(1)}__comment__({m.group(2)!r})", gen.function_source)
+    func = ast.parse(text).body[0]
     decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
     func.decorator_list = []
     arrays, passive, k = set(), set(), 0
@@ -122,7 +128,7 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
         k += 2 if a == "dup" else 1
     tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent",
                                         lambda construct, hint: primal.error(primal.tree, construct, hint), passive)
-    text = render_function(tangent.func, decorator)
+    text = render_function(tidy(tangent.func, tangent.scalars), decorator)
     return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
                             returns=tangent.returns, global_arrays=dict(gen.global_arrays))
 

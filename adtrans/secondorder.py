@@ -15,7 +15,8 @@ import numpy as np
 from .arguments import bind_arguments, primal_of, typeof_args
 from .build import compiled
 from .compile import load_module
-from .errors import ActivityError
+from .dispatch import target_of
+from .errors import ActivityError, UnsupportedError
 from .pipeline import generate_tangent, module_source
 from .targets.cpu import CPU
 
@@ -67,6 +68,11 @@ def _run(fn, nums, args, directions):
     """One run of the tangent of ``fn``'s adjoint: ``(gradient, H v)`` per argument in ``nums``.
     Float arrays outside ``nums`` that the kernel writes into are ``dup`` (their tangent is 0:
     what the kernel stores into them may depend on the differentiated arguments)."""
+    kind = target_of(fn).kind
+    if kind != "cpu":
+        raise UnsupportedError(f"second order of a {'@cuda.jit kernel' if kind == 'cuda' else 'plain-Python driver'}",
+                               "second order (hvp, hessian_diag) covers @njit kernels; call the kernel's "
+                               "computation from an @njit function")
     args = [a for a in args]
     primal = primal_of(fn)
     written = _written_params(primal)

@@ -119,3 +119,11 @@ def sqrt_at_zero(x):
     for i in range(x.shape[0]):
         s += math.sqrt(x[i] * x[i] + 1.0) * x[i]
     return s
+
+
+@njit(cache=True)
+def piecewise(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += math.floor(3.0 * x[i]) * x[i] ** 2 + np.sign(x[i]) * x[i] ** 3 + abs(x[i]) * x[i]
+    return s

@@ -77,12 +77,13 @@ def rng():
     (K.array_steps, lambda r: [r.uniform(-1, 1, 8)], 0),
     (K.pairs_prange, lambda r: [r.uniform(-1, 1, 11)], 0),
     (K.sqrt_at_zero, lambda r: [np.array([0.0, 0.5, -1.0, 2.0])], 0),
+    (K.piecewise, lambda r: [r.uniform(-1, 1, 9)], 0),
     (KA.heat_time_loop, lambda r: [r.uniform(0.2, 1.2, 9), 0.2, 3], (0, 1)),
     (GB.lse, lambda r: list(GB.lse_input(30, r)), 0),
     (GB.llsq, lambda r: list(GB.llsq_input(20, 5, r)), 0),
     (GB.gmm, lambda r: list(GB.gmm_input(3, 4, 5, r)), (0, 1, 2, 3)),
 ], ids=["poly", "poly_numpy", "coupled", "quad_form_x", "quad_form_Ax", "quad_form_loops", "recurrence",
-        "time_loop_tape", "while", "branchy", "array_steps", "prange", "sqrt", "heat_numpy_time_loop", "lse", "llsq", "gmm"])
+        "time_loop_tape", "while", "branchy", "array_steps", "prange", "sqrt", "piecewise", "heat_numpy_time_loop", "lse", "llsq", "gmm"])
 def test_hvp_matches_finite_differences(fn, make, argnums):
     r = rng()
     args = make(r)
@@ -277,3 +278,12 @@ def test_jit_entry_called_from_python_is_the_adjoint():
     gx, ga = adtrans.grad(K.coupled, (0, 1))(x, 0.7)
     np.testing.assert_allclose(g, gx, rtol=1e-14)
     assert da == pytest.approx(ga, rel=1e-14)
+
+
+def plain_python_driver(x):
+    return float(np.sum(x * x))
+
+
+def test_second_order_of_a_driver_is_refused():
+    with pytest.raises(adtrans.UnsupportedError, match="second order of a plain-Python driver"):
+        adtrans.hvp(plain_python_driver)(np.ones(3), np.ones(3))

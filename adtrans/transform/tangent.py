@@ -90,10 +90,11 @@ class Tangent:
     """The tangent function: ``func`` (its ``FunctionDef``), ``params`` (each parameter of the
     adjoint as ``(name, tangent name or None)``, in order; a tangent parameter follows its
     parameter), ``returns`` (the adjoint's returned names, whose tangents the function returns
-    after them)."""
+    after them), ``scalars`` (the names holding scalars, for :func:`~adtrans.transform.tidy.tidy`)."""
     func: ast.FunctionDef
     params: list
     returns: list
+    scalars: frozenset = frozenset()
 
 
 class _Tangents:
@@ -194,6 +195,8 @@ class _Tangents:
                 return None
             name = _BY_SPELLING.get(fn)
             rule = INTRINSIC.get(name) if name else None
+            if rule is not None and rule.partials == () and not e.keywords:
+                return None         # piecewise constant (floor, sign, isnan ...): zero derivative
             if rule is None or e.keywords or any(t is not None and p is None
                                                  for t, p in zip(ts, rule.partials + (None,) * len(ts))):
                 self.fail(e, f"a call of {fn} with an argument carrying a tangent")
@@ -494,7 +497,10 @@ class _Tangents:
                 self.fail(self.func, f"array {n} of unknown origin")
         for s in inits:
             self.emitted.add(id(s))
-        body = inits + self.body(self.func.body)
+        what = ", ".join(self.dot(n) for n in self.inputs)
+        head = ast.Expr(ast.Call(ast.Name("__comment__", ast.Load()), [ast.Constant(
+            f"tangent (forward mode) of {self.func.name}: {self.prefix}v is the derivative of v along {what}")], []))
+        body = [head] + inits + self.body(self.func.body)
         needed = {self.dot(n) for n in self.varied & self.arrays & param_names if n not in self.inputs}
         for node in body:
             if isinstance(node, ast.Return) and node.value is not None:
@@ -508,7 +514,10 @@ class _Tangents:
         fdef = ast.FunctionDef(name=name, args=ast.arguments(posonlyargs=[], args=args, vararg=None, kwonlyargs=[],
                                                             kw_defaults=[], kwarg=None, defaults=[]),
                                body=body, decorator_list=[], returns=None)
-        return Tangent(ast.fix_missing_locations(fdef), params, returns)
+        arrays = self.arrays | {self.dot(n) for n in self.arrays}
+        scalars = frozenset(n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                            and n.id not in arrays)
+        return Tangent(ast.fix_missing_locations(fdef), params, returns, scalars)
 
 
 def tangent_function(func: ast.FunctionDef, arrays, inputs, name: str, error, passive=()) -> Tangent:
