@@ -11,7 +11,7 @@ from numba.core import types as nbtypes
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
-from .errors import ActivityError
+from .errors import ActivityError, UnsupportedError
 from .ir.lines import line_map
 from .normalise import normalise
 from .parse import Primal
@@ -126,8 +126,10 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
             if a == "dup":
                 arrays.add(gen.params[k + 1])
         k += 2 if a == "dup" else 1
-    tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent",
-                                        lambda construct, hint: primal.error(primal.tree, construct, hint), passive)
+    def error(construct, hint, lineno):         # at the user's line behind the generated one
+        filename, line = (gen.where or {}).get(lineno, (primal.filename, primal.tree.lineno))
+        return UnsupportedError(construct, hint, filename=filename, lineno=line, col=1)
+    tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent", error, passive)
     text = render_function(tidy(tangent.func, tangent.scalars), decorator)
     return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
                             returns=tangent.returns, global_arrays=dict(gen.global_arrays))

@@ -136,10 +136,11 @@ def test_tangent_source_is_deterministic_and_drops_dead_tangents():
     ("y = x.reshape(2, 2)\n    d_x[0] += seed * y[0, 0]", "an array binding"),
 ])
 def test_tangent_refuses_what_it_cannot_differentiate(body, construct):
-    func = ast.parse(f"def f_adjoint(x, d_x, seed):\n    {body}\n").body[0]
+    func = ast.parse(f"\ndef f_adjoint(x, d_x, seed):\n    {body}\n").body[0]
 
-    def error(what, hint):
-        return adtrans.UnsupportedError(what, hint, filename="kernel.py", lineno=3, col=1)
+    def error(what, hint, lineno):
+        assert lineno == 3          # the line of the generated source
+        return adtrans.UnsupportedError(what, hint, filename="kernel.py", lineno=lineno, col=1)
     with pytest.raises(adtrans.UnsupportedError, match=construct) as info:
         tangent_function(func, {"x", "d_x"}, ["x"], "f_tangent", error)
     assert "kernel.py:3:1" in str(info.value)

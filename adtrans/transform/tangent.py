@@ -142,7 +142,9 @@ class _Tangents:
     def fail(self, node, what: str):
         line = ast.unparse(node).splitlines()[0]
         raise self.error(f"second derivative: {what} in the generated adjoint (`{line}`)",
-                         "compute this gradient with adtrans.grad; its tangent is not supported")
+                         "hvp/hessian_diag cannot differentiate this part of the adjoint; write the line "
+                         "with scalar loops and indexing (first derivatives, adtrans.grad, are unaffected)",
+                         getattr(node, "lineno", None))
 
     # ------------------------------------------------------------ expressions
     def expr(self, e) -> ast.expr | None:
@@ -526,8 +528,8 @@ def tangent_function(func: ast.FunctionDef, arrays, inputs, name: str, error, pa
     ``arrays``: the names of ``func``'s array parameters (local arrays are found from their
     allocations and subscripts); ``passive``: those of them holding integers or booleans;
     ``inputs``: parameters whose tangent the caller passes;
-    ``name``: the new function's name; ``error(construct, hint)``: the
-    :class:`~adtrans.errors.UnsupportedError` to raise for a construct outside the generated-adjoint
+    ``name``: the new function's name; ``error(construct, hint, lineno)``: the
+    :class:`~adtrans.errors.UnsupportedError` to raise (``lineno``: the line of ``func``'s source) for a construct outside the generated-adjoint
     language.  Returns a :class:`Tangent`; its function takes each parameter followed by its
     tangent where it has one (``dot_x`` for an input, a zero-initialised array for a shadow
     ``d_x`` to receive ``d(d_x)``), and returns the adjoint's returned values followed by their
