@@ -2,6 +2,8 @@
 differences of the gradient and second differences of the pure-Python function; k-means'
 gradient, Hessian diagonal and Newton direction; the adjoint called from ``@njit`` code."""
 import ast
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -288,3 +290,49 @@ def plain_python_driver(x):
 def test_second_order_of_a_driver_is_refused():
     with pytest.raises(adtrans.UnsupportedError, match="second order of a plain-Python driver"):
         adtrans.hvp(plain_python_driver)(np.ones(3), np.ones(3))
+
+
+CACHED_CALLER = '''
+import numpy as np
+from numba import njit
+import adtrans
+
+
+@njit(cache=True)
+def energy(x, k):
+    e = 0.0
+    for i in range(x.shape[0] - 1):
+        d = x[i + 1] - x[i]
+        e += k * d * d
+    return e
+
+
+step = adtrans.adjoint(energy, ("dup", "active")).jit
+
+
+@njit(cache=True)
+def descend(x, k):
+    g = np.zeros_like(x)
+    dk = 0.0
+    for _ in range(5):
+        g[:] = 0.0
+        (dk,) = step(x, g, k)
+        x -= 0.1 * g
+    return x, dk
+'''
+
+
+def test_cached_njit_caller_of_the_adjoint_loads_in_a_new_process(tmp_path):
+    # the second process loads the caller's machine code from Numba's cache; it names the generated
+    # module, which adtrans must find in its cache directory before anything generated it there
+    (tmp_path / "cached_caller.py").write_text(CACHED_CALLER)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(adtrans.__file__).parent.parent)]),
+               NUMBA_CACHE_DIR=str(tmp_path / "numba"), ADTRANS_CACHE_DIR=str(tmp_path / "adtrans"))
+    code = "import numpy as np, cached_caller as c; x, dk = c.descend(np.linspace(0, 1, 6) ** 2, 2.0); " \
+           "print(repr(float(x.sum())), repr(dk))"
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+            for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr[-2000:]
+    assert runs[0].stdout == runs[1].stdout
+    assert list((tmp_path / "numba").rglob("*descend*")), "the caller was not cached"
