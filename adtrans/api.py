@@ -17,8 +17,10 @@ from .cuda import cuda_adjoint, cuda_source
 from .dispatch import target_of
 from .driver import autodiff_driver, driver_source
 from .pipeline import generate
+from .secondorder import hessian_diag, hvp
 
-__all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "source"]
+__all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "hessian_diag", "hvp",
+           "source"]
 
 _primal = primal_of         # kept for callers of the former private name
 

@@ -3,6 +3,7 @@ parse -> normalise -> type -> activity -> transform (marked IR) -> target loweri
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from numba.core import types as nbtypes
@@ -10,7 +11,7 @@ from numba.core import types as nbtypes
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
-from .errors import ActivityError
+from .errors import ActivityError, UnsupportedError
 from .ir.lines import line_map
 from .ir.walk import array_target, iter_stmts
 from .normalise import normalise
@@ -18,6 +19,7 @@ from .parse import Primal
 from .targets.base import Target
 from .targets.cpu import CPU
 from .transform import build_adjoint
+from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 
 ACTIVITIES = ("const", "active", "dup")
@@ -108,6 +110,49 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
                      where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params))
+
+
+_COMMENT_LINE = re.compile(r"^(\s*)# (.*)$", re.M)
+
+
+@dataclass
+class GeneratedTangent:
+    """The tangent (forward mode) of a generated CPU adjoint: its source, name, parameters
+    (``(name, tangent name or None)`` in call order) and the adjoint's returned names."""
+    name: str
+    function_source: str
+    params: list
+    returns: list
+    global_arrays: dict
+
+
+def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs) -> GeneratedTangent:
+    """The tangent of the generated CPU adjoint ``gen`` of ``primal`` (for ``activity`` and Numba
+    ``argtypes``) with respect to the primal parameters ``inputs``: the adjoint's source read back
+    as a primal and differentiated in forward mode (:mod:`adtrans.transform.tangent`).
+    Raises :class:`~adtrans.errors.UnsupportedError` (at the kernel's line) for generated
+    constructs the tangent does not cover."""
+    # the adjoint's comments (`# adjoint of: ...`) travel as `__comment__` statements (emit restores them)
+    text = _COMMENT_LINE.sub(lambda m: f"{m.group(1)}__comment__({m.group(2)!r})", gen.function_source)
+    func = ast.parse(text).body[0]
+    decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
+    func.decorator_list = []
+    arrays, passive, k = set(), set(), 0
+    for p, a, t in zip(primal.params, activity, argtypes):
+        if isinstance(t, nbtypes.Array):
+            arrays.add(gen.params[k])
+            if not is_float(t.dtype):
+                passive.add(gen.params[k])
+            if a == "dup":
+                arrays.add(gen.params[k + 1])
+        k += 2 if a == "dup" else 1
+    def error(construct, hint, lineno):         # at the user's line behind the generated one
+        filename, line = (gen.where or {}).get(lineno, (primal.filename, primal.tree.lineno))
+        return UnsupportedError(construct, hint, filename=filename, lineno=line, col=1)
+    tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent", error, passive)
+    text = render_function(tidy(tangent.func, tangent.scalars), decorator)
+    return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
+                            returns=tangent.returns, global_arrays=dict(gen.global_arrays))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:
