@@ -147,3 +147,7 @@ def test_recursion_is_refused_with_a_line():
     with pytest.raises(adtrans.UnsupportedError, match="recursive") as info:
         adtrans.source(U.recursive, ("dup", "const"), np.ones(3), 2)
     assert info.value.lineno > 0
+
+
+def test_zip_and_enumerate_over_slices():
+    check(F.zip_over_slices, [v(7), np.cos(v(7))])

@@ -144,6 +144,12 @@ def _stores(stmts) -> set:
     return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+def _is_slicing(e) -> bool:
+    """A subscript with a slice among its indices (a view of an array, not an element)."""
+    idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+    return any(isinstance(x, ast.Slice) for x in idx)
+
+
 def _loc(node, like):
     return ast.fix_missing_locations(ast.copy_location(node, like)) if hasattr(like, "lineno") else node
 
@@ -485,6 +491,10 @@ class FormLowering:
         if isinstance(it, ast.Name):
             arr = it
             return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))
+        if isinstance(it, ast.Subscript) and _is_slicing(it):
+            # a slice or view (`x[:-1]`, `A[:, j]`, `x[::2]`): its length and elements are view
+            # indexing, which the array lowering rewrites into the base array
+            return _Source(_shape(it, 0), lambda k, view=it: _sub(copy.deepcopy(view), k))
         return None
 
     def part(self, a, like) -> _Source:
