@@ -337,3 +337,60 @@ def returns_array(x, c):
 def returns_two(A, x):
     y = A @ x
     return y * y, np.sum(A, axis=0)
+
+
+# ------------------------------------------------- run-time shape checks (broadcasting)
+@njit
+def add_rows(a, b):
+    c = a + b                      # b: (m, n) or, in NumPy, (1, n)
+    return np.sum(c * c)
+
+
+@njit
+def add_row_by_construction(a, b):
+    c = a + b[0][None, :]          # b: (1, n); the unit axis is in the code
+    return np.sum(c * c)
+
+
+@njit
+def dot_1d(x, y):
+    return np.sum(x * y)
+
+
+@njit
+def dot_1d_loop(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * y[i]
+    return s
+
+
+@njit
+def store_into(out, x):
+    out[:] = 2.0 * x
+    return np.sum(out)
+
+
+@njit
+def stencil_mismatch(u, v, steps):
+    for t in range(steps):
+        u[1:-1] = 0.5 * (v[:-2] + v[2:])
+    return np.sum(u * u)
+
+
+@njit
+def matvec(A, x):
+    y = A @ x
+    return np.sum(y * y)
+
+
+@njit
+def reshaped(x, m, n):
+    A = x.reshape(m, n)
+    return np.sum(A[0] * A[1])
+
+
+@njit
+def joined(a, b):
+    c = np.concatenate((a, b), axis=1)
+    return np.sum(c * c)

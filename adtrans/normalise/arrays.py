@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import os
 
 from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
-                          View, ViewAxis, C, N, add, broadcast, bidx, elementwise, is_const, join_dtypes,
-                          located, mul, same, sub)
+                          View, ViewAxis, C, N, _split, add, broadcast, bidx, elementwise, is_const,
+                          join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
@@ -485,10 +486,14 @@ class ArrayLowering:
             self.materialise_into(tmp, val, pre, s)
             val = Ref(View.whole(tmp, val.ndim, val.dtype))
         dst = Ref(view)
-        shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s))
+        what = "could not broadcast the value into the assigned region"
+        shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s, what))
         if len(shape) != dst.ndim or any(a.unit and not d.unit for a, d in zip(shape, dst.shape)):
             raise self.err(s, f"assigning a {val.ndim}-d value to a {dst.ndim}-d region",
                            "make the shapes agree (reshape or index the value)")
+        for a, d in zip(shape, dst.shape):
+            if d.unit and not a.unit:        # a unit axis of the region takes a value axis of 1 only
+                self.check(C(1), a.extent, pre, s, what)
         ext = [self.extent_atom(a, pre) for a in dst.shape]
 
         def body(idx):
@@ -536,12 +541,44 @@ class ArrayLowering:
                     return False
         return True
 
-    def check(self, a, b, pre, like):
-        """Extents that must agree: refused when both are constants that differ.  Extents known only
-        at run time are assumed equal (the kernel's own NumPy code would raise otherwise); size-1
-        broadcasting needs the unit axis in the code (``None``, ``reshape(-1, 1)``)."""
-        if is_const(a) and is_const(b) and a.value != b.value:
-            raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
+    def check(self, a, b, pre, like, what="operands could not be broadcast together"):
+        """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
+        differ; otherwise ``pre`` gets one run-time test, before the statement's loops::
+
+            if a != b:
+                raise ValueError("operands could not be broadcast together ... (file:line)")
+
+        so a mismatch raises in the primal sweep of the adjoint as NumPy's own code raises in
+        the kernel (one integer comparison per pair of extents per statement, never per element;
+        an identical test already in ``pre`` is not repeated).  An axis broadcasts only where it
+        is 1 by construction (``None``, ``reshape(-1, 1)``, fewer dimensions): an argument's axis
+        that is 1 at run time raises too (NumPy would broadcast it), never a wrong result."""
+        (xa, ca), (xb, cb) = _split(a), _split(b)
+        if ca != cb and same(xa, xb):
+            raise self.err(like, f"extents {ast.unparse(a)} and {ast.unparse(b)} that never agree ({what})",
+                           "make the slices the same length")
+        if ca or cb:         # n - 2 != m - 2: compare n != m
+            a, b = xa, add(xb, C(cb - ca))
+        if same(a, b):
+            return
+        if is_const(a) and is_const(b):
+            if a.value != b.value:
+                raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
+            return
+        test = ast.Compare(left=copy.deepcopy(a), ops=[ast.NotEq()], comparators=[copy.deepcopy(b)])
+        if any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+               for q in pre):
+            return
+        text = ast.unparse(like) if isinstance(like, ast.expr) else ast.unparse(like).split("\n")[0]
+        if len(text) > 60:
+            text = text[:57] + "..."
+        where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+        msg = (f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where}); adtrans broadcasts an "
+               f"axis only where it is 1 by construction (None, reshape)")
+        check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
+                                                   cause=None)], orelse=[])
+        check.adtrans_shape_check = True
+        pre.append(check)
 
     # ------------------------------------------------------------- control
     def for_(self, s, pre):
@@ -1256,7 +1293,7 @@ class ArrayLowering:
         ka = a.shape[-1]
         kb = b.shape[0]
         if not same(ka.extent, kb.extent):
-            self.check(ka.extent, kb.extent, pre, like)
+            self.check(ka.extent, kb.extent, pre, like, "matrix product operands not aligned")
         if a.ndim == 1 and b.ndim == 1:
             x = elementwise([a, b], dt, lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
                             lambda p, q: None)
@@ -1322,6 +1359,8 @@ class ArrayLowering:
             axes, it = [], iter(xr)
             for s, o in zip(shape, ones):
                 axes.append(Axis(C(1), True) if o else next(it))
+                if not o and not is_const(s, -1):
+                    self.check(axes[-1].extent, s, pre, like, "cannot reshape: the sizes differ")
             return Gen(axes, x.dtype, at)
         flat = self.flat(x, pre, like)
         size = flat.shape[0].extent
@@ -1339,6 +1378,10 @@ class ArrayLowering:
                 ext.append(N(nm))
             else:
                 ext.append(s)
+        total = C(1)
+        for s in ext:
+            total = mul(total, copy.deepcopy(s))
+        self.check(total, copy.deepcopy(size), pre, like, "cannot reshape: the sizes differ")
 
         def at(idx):
             lin = idx[0]
@@ -1373,6 +1416,14 @@ class ArrayLowering:
         dt = join_dtypes([p.dtype for p in parts])
         nd = parts[0].ndim
         shape = list(parts[0].shape)
+        if any(p.ndim != nd for p in parts):
+            raise self.err(like, f"np.{name} of arrays with different numbers of dimensions",
+                           "reshape the parts to the same number of dimensions")
+        for p in parts[1:]:
+            for k in range(nd):
+                if k != axis:
+                    self.check(shape[k].extent, p.shape[k].extent, pre, like,
+                               f"np.{name}: the parts' extents differ off the joined axis")
         total = C(0)
         for p in parts:
             total = add(total, copy.deepcopy(p.shape[axis].extent))

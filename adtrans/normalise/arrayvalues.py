@@ -29,7 +29,9 @@ Shapes are tracked statically as (ndim, dtype); extents are expressions
 (``A.shape[0]``, slice lengths).  Axes broadcast only where their size is 1
 by construction (``None``, ``reshape(-1, 1)``, a 1-D operand against 2-D);
 operands whose extents differ at run time raise ``ValueError`` in the forward
-sweep instead of indexing out of bounds.  Slice bounds must lie in the array
+sweep instead of indexing out of bounds (``ArrayLowering.check``: one integer
+test per pair of extents per statement, before its loops; an axis that is 1
+only at run time raises too, never a wrong result).  Slice bounds must lie in the array
 (NumPy's clamping of out-of-range bounds is not reproduced).
 
 :data:`TABLE` (name -> how it is handled) is the source of ``docs/supported.md``.

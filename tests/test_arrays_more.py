@@ -1,0 +1,71 @@
+"""Whole-array NumPy in kernels, second part: run-time shape checks, method forms, sort/argsort and
+integer-array indexing, axis= forms (kernels in tests/kernels_arrays.py); gradients against central
+finite differences in float64."""
+import numpy as np
+import pytest
+
+import adtrans
+import kernels_arrays as K
+from fdcheck import check
+
+RNG = np.random.default_rng(13)
+
+
+def u(*shape, lo=0.2, hi=1.2):
+    return RNG.uniform(lo, hi, shape)
+
+
+def dup(*arrays):
+    return [adtrans.Duplicated(a, np.zeros_like(a)) for a in arrays]
+
+
+# ------------------------------------------------------------ run-time shape checks
+@pytest.mark.parametrize("fn,args", [
+    (K.dot_1d, lambda: dup(u(4), u(5))),
+    (K.add_rows, lambda: dup(u(3, 4), u(3, 5))),
+    (K.store_into, lambda: dup(u(4), u(5))),
+    (K.stencil_mismatch, lambda: dup(u(6), u(7)) + [adtrans.Const(2)]),
+    (K.matvec, lambda: dup(u(3, 4), u(5))),
+    (K.joined, lambda: dup(u(2, 3), u(3, 2))),
+    (K.reshaped, lambda: dup(u(6)) + [adtrans.Const(2), adtrans.Const(4)]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_mismatched_extents_raise_in_the_primal_and_in_the_gradient(fn, args):
+    wrapped = args()
+    with pytest.raises(ValueError):             # Numba's own NumPy code
+        fn(*[w.value if hasattr(w, "value") else w for w in wrapped])
+    with pytest.raises(ValueError, match=r"kernels_arrays\.py:\d+") as info:
+        adtrans.autodiff(fn, *wrapped)
+    msg = str(info.value)
+    assert "broadcast" in msg or "aligned" in msg or "reshape" in msg or "differ" in msg, msg
+
+
+def test_the_shape_check_names_the_users_line():
+    import inspect
+    lines, first = inspect.getsourcelines(K.dot_1d.py_func)
+    with pytest.raises(ValueError, match=f"operands could not be broadcast together.*kernels_arrays.py:{first + 2}"):
+        adtrans.autodiff(K.dot_1d, *dup(u(4), u(5)))
+    with pytest.raises(ValueError, match="broadcast"):
+        adtrans.grad(K.dot_1d, argnums=(0, 1))(u(4), u(5))
+
+
+def test_a_unit_axis_known_only_at_run_time_raises_never_a_wrong_gradient():
+    a, b = u(3, 4), u(1, 4)
+    assert np.isfinite(K.add_rows(a, b))         # NumPy broadcasts the (1, n) argument
+    with pytest.raises(ValueError, match="1 by construction"):
+        adtrans.autodiff(K.add_rows, *dup(a, b))
+    # the unit axis written in the code broadcasts, and its gradient is right
+    check(K.add_row_by_construction, [a, b])
+
+
+@pytest.mark.parametrize("fn,args", [
+    (K.dot_1d, lambda: [u(5), u(5)]),
+    (K.dot_1d_loop, lambda: [u(5), u(5)]),
+    (K.add_rows, lambda: [u(3, 4), u(3, 4)]),
+    (K.store_into, lambda: [u(4), u(4)]),
+    (K.stencil_mismatch, lambda: [u(7), u(7), 2]),
+    (K.matvec, lambda: [u(3, 4), u(4)]),
+    (K.reshaped, lambda: [u(8), 2, 4]),
+    (K.joined, lambda: [u(2, 3), u(2, 2)]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_agreeing_extents_still_differentiate(fn, args):
+    check(fn, args())
