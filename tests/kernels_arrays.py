@@ -394,3 +394,52 @@ def reshaped(x, m, n):
 def joined(a, b):
     c = np.concatenate((a, b), axis=1)
     return np.sum(c * c)
+
+
+# ------------------------------------------------------------------------- method forms
+@njit
+def methods_reduce(a):
+    return (a.sum() + a.mean() * a.max() - a.min() + a.prod() + a.std() * a.var()
+            + np.sum(a.sum(axis=0) ** 2) + a.ravel()[a.argmax()] - a.ravel()[a.argmin()])
+
+
+@njit
+def methods_shape(a, b):
+    c = a.copy()
+    c[0, 0] = 0.0
+    s = np.sum(c * a) + np.sum(a.reshape(-1) * a.ravel()) + np.sum(a.flatten() ** 3) + np.sum(a.T * b)
+    s += np.sum(a.transpose() * b) + np.sum(a.clip(0.3, 0.9) ** 2) + np.sum(a.astype(np.float64) ** 2)
+    s += np.sum(a.cumsum() ** 2) + np.sum(a.dot(b) ** 2)
+    if (a > 0).any() and a.all() and not (a > 5.0).any():
+        s += 1.5 * a[0, 1]
+    return s
+
+
+@njit
+def methods_rows(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        r = a[i]
+        s += r.sum() * r.max() + r.mean() * r.std() + r.dot(b[:, i]) + r[r.argmin()] + np.sum(r.cumsum() * r)
+    return s
+
+
+@njit
+def std_axis(a):                   # Numba itself does not compile np.std(a, axis=0); adtrans lowers it
+    return np.sum(np.std(a, axis=0))
+
+
+@njit
+def std_axis_loops(a):
+    n, m = a.shape
+    s = 0.0
+    for j in range(m):
+        mu = 0.0
+        for i in range(n):
+            mu += a[i, j]
+        mu /= n
+        v = 0.0
+        for i in range(n):
+            v += (a[i, j] - mu) ** 2
+        s += math.sqrt(v / n)
+    return s

@@ -69,3 +69,27 @@ def test_a_unit_axis_known_only_at_run_time_raises_never_a_wrong_gradient():
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_agreeing_extents_still_differentiate(fn, args):
     check(fn, args())
+
+
+# --------------------------------------------------------------------- method forms
+@pytest.mark.parametrize("fn,args", [
+    (K.methods_reduce, lambda: [u(3, 4)]),
+    (K.methods_shape, lambda: [u(3, 4), u(4, 3)]),
+    (K.methods_rows, lambda: [u(3, 4), u(4, 3)]),
+    (K.std_axis_loops, lambda: [u(4, 3)]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_methods_match_finite_differences(fn, args):
+    check(fn, args())
+
+
+def test_std_axis_matches_the_loops_and_the_formula():
+    a = u(4, 3)        # the axis= form of std/var recursed forever while lowering
+    ga = adtrans.grad(K.std_axis)(a)
+    np.testing.assert_allclose(ga, _grad_of_std_axis0(a), rtol=1e-12)
+    np.testing.assert_allclose(adtrans.grad(K.std_axis_loops)(a), ga, rtol=1e-12)
+
+
+def _grad_of_std_axis0(a):
+    """d/da sum_j std(a[:, j]) = (a - mean) / (n std), by hand."""
+    n = a.shape[0]
+    return (a - a.mean(axis=0)) / (n * a.std(axis=0))

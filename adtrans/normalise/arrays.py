@@ -11,14 +11,12 @@ import ast
 import copy
 import os
 
-from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
-                          View, ViewAxis, C, N, _split, add, broadcast, bidx, elementwise, is_const,
+from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
+                          View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
-METHODS = {"sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all", "reshape",
-           "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "astype", "clip", "fill"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
 DTYPE_NAMES = {"float64": "float64", "float32": "float32", "int64": "int64", "int32": "int64", "intp": "int64",
                "bool_": "bool", "float": "float64", "int": "int64", "bool": "bool", "float_": "float64"}
@@ -77,6 +75,16 @@ class ArrayLowering:
         if c and c.startswith("numpy."):
             return c[len("numpy."):]
         return None
+
+    def function_of(self, call):
+        """``(name, receiver)``: the NumPy function ``call`` is (``sum`` for ``np.sum(x)``, receiver
+        None) or lowers to (``x.sum()`` -> ``sum``, receiver ``x``, by :data:`METHODS`), else
+        ``(None, None)``.  A method's receiver is the function's first argument."""
+        name = self.numpy_name(call.func)
+        if name is None and isinstance(call.func, ast.Attribute) and call.func.attr in METHODS and \
+                self.ndim(call.func.value) > 0:
+            return METHODS[call.func.attr], call.func.value
+        return name, None
 
     def is_helper(self, call):
         dotted = self.n.resolver.dotted(call.func)
@@ -155,9 +163,7 @@ class ArrayLowering:
 
     def call_ndim(self, e):
         f = e.func
-        name, recv = self.numpy_name(f), None
-        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
-            name, recv = f.attr, f.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is None:
             if self.is_helper(e):
@@ -553,7 +559,7 @@ class ArrayLowering:
         an identical test already in ``pre`` is not repeated).  An axis broadcasts only where it
         is 1 by construction (``None``, ``reshape(-1, 1)``, fewer dimensions): an argument's axis
         that is 1 at run time raises too (NumPy would broadcast it), never a wrong result."""
-        (xa, ca), (xb, cb) = _split(a), _split(b)
+        (xa, ca), (xb, cb) = split_offset(a), split_offset(b)
         if ca != cb and same(xa, xb):
             raise self.err(like, f"extents {ast.unparse(a)} and {ast.unparse(b)} that never agree ({what})",
                            "make the slices the same length")
@@ -902,9 +908,7 @@ class ArrayLowering:
     # ----------------------------------------------------------------- calls
     def call_value(self, e, pre):
         f = e.func
-        name, recv = self.numpy_name(f), None
-        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
-            name, recv = f.attr, f.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         kw = {k.arg: k.value for k in e.keywords}
         chk = (lambda a, b: self.check(a, b, pre, e))
@@ -1150,7 +1154,7 @@ class ArrayLowering:
             mean = self.reduce_axis("mean", src, axis, pre, like)
             mname = mean.view.base
 
-            def sq(idx):
+            def sq(idx, x=x):         # the elements of the source (``x`` is rebound below)
                 rest = [i for k, i in enumerate(idx) if k != ax]
                 d = ast.BinOp(left=x.at(idx), op=ast.Sub(), right=ast.Subscript(value=N(mname), slice=_idx(rest),
                                                                                  ctx=ast.Load()))
@@ -1532,10 +1536,7 @@ class ArrayLowering:
             if isinstance(a, ast.Name) and a.id not in self.views:
                 return e
             return copy.deepcopy(self.value(a, pre).shape[0].extent)
-        name, recv = self.numpy_name(e.func), None
-        if name is None and isinstance(e.func, ast.Attribute) and e.func.attr in METHODS and \
-                self.ndim(e.func.value) > 0:
-            name, recv = e.func.attr, e.func.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
             if name == "linalg.norm":

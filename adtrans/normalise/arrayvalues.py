@@ -58,6 +58,13 @@ SHAPE_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguous
                "concatenate", "stack", "triu", "tril", "diag", "cumsum", "where", "clip", "arange",
                "linspace", "eye", "outer", "dot", "vdot", "matmul", "trace", "negative", "square"}
 
+#: array methods -> the NumPy function each lowers to, with the receiver as its first argument
+#: (``x.sum(axis=0)`` is ``np.sum(x, axis=0)``); ``astype`` and ``fill`` are methods only.
+#: ``docs/supported.md`` lists them.  Attributes: ``x.T`` is ``np.transpose(x)`` (a view).
+METHODS = {m: m for m in ("sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all",
+                          "reshape", "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "clip",
+                          "astype", "fill")}
+
 TABLE = {
     **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
     **{k: ("constant", "element-wise comparison (boolean result)") for k in COMPARE_UFUNCS},
@@ -90,6 +97,8 @@ TABLE = {
     "triu": ("differentiated", "k= constant or name"), "tril": ("differentiated", "k= constant or name"),
     "diag": ("differentiated", "1-D -> matrix, 2-D -> main diagonal"),
     "cumsum": ("differentiated", "flattened or 1-D"),
+    "astype": ("differentiated", "method: element-wise cast (to an integer type: no derivative)"),
+    "fill": ("differentiated", "method: x.fill(v) is x[:] = v"),
     "zeros": ("constant", "allocation"), "ones": ("constant", "allocation"), "empty": ("constant", "allocation"),
     "full": ("differentiated", "allocation; the fill value is differentiated"),
     "zeros_like": ("constant", "allocation"), "ones_like": ("constant", "allocation"),
@@ -126,7 +135,7 @@ def is_const(e, v=None):
         and (v is None or e.value == v)
 
 
-def _split(e):
+def split_offset(e):
     """``(x, c)`` with ``e == x + c`` for a constant ``c``."""
     if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and is_const(e.right) \
             and type(e.right.value) is int:
@@ -136,7 +145,7 @@ def _split(e):
 
 def add(a, b):
     if is_const(b) and type(b.value) is int and not is_const(a):
-        x, c = _split(a)
+        x, c = split_offset(a)
         if c:
             a, b = x, C(c + b.value)
     if is_const(a, 0):
