@@ -443,3 +443,64 @@ def std_axis_loops(a):
             v += (a[i, j] - mu) ** 2
         s += math.sqrt(v / n)
     return s
+
+
+# ------------------------------------------------- sort, argsort, integer-array indexing
+@njit
+def sort_weighted(x, w):
+    y = np.sort(x)
+    return np.sum(y * w) + y[-1] * y[y.shape[0] // 2]
+
+
+@njit
+def sort_loops(x, w):
+    order = np.argsort(x)
+    s = 0.0
+    for k in range(x.shape[0]):
+        s += x[order[k]] * w[k]
+    return s
+
+
+@njit
+def argsort_gather(x, w):
+    return np.sum(x[np.argsort(x)] * w) + np.sum(x[np.argsort(-x)][:2])
+
+
+@njit
+def sort_method(x, w):
+    y = x * 2.0
+    y.sort()
+    return np.sum(y * w)
+
+
+@njit
+def sort_time_loop(x, steps):
+    for t in range(steps):
+        y = np.sort(x)
+        x[:] = 0.5 * x + 0.25 * y[::-1] * y
+    return np.sum(x * x)
+
+
+@njit
+def gather_rows(A, idx, w):
+    B = A[idx]                       # rows, repeated indices allowed
+    return np.sum(B * w) + np.sum(A[idx[0]] * A[idx[-1]])
+
+
+@njit
+def gather_view(x, idx):
+    y = x[1:][idx]                   # idx may hold negative indices
+    return np.sum(y ** 2) + np.sum(np.sin(x)[idx])
+
+
+@njit
+def gather_loops(x, idx):
+    s = 0.0
+    for k in range(idx.shape[0]):
+        s += x[idx[k]] ** 2
+    return s
+
+
+@njit
+def gather_whole(x, idx):
+    return np.sum(x[idx] ** 2)

@@ -6,6 +6,7 @@ import pytest
 
 import adtrans
 import kernels_arrays as K
+import kernels_unsupported as U
 from fdcheck import check
 
 RNG = np.random.default_rng(13)
@@ -93,3 +94,37 @@ def _grad_of_std_axis0(a):
     """d/da sum_j std(a[:, j]) = (a - mean) / (n std), by hand."""
     n = a.shape[0]
     return (a - a.mean(axis=0)) / (n * a.std(axis=0))
+
+
+# ------------------------------------------------ sort, argsort, integer-array indexing
+def perm_free(n):
+    """Distinct values (sort has a kink where two values tie)."""
+    return RNG.permutation(n) * 0.37 + u(n, lo=0, hi=0.1)
+
+
+IDX = np.array([3, 0, 2, 3, -1])
+
+
+@pytest.mark.parametrize("fn,args", [
+    (K.sort_weighted, lambda: [perm_free(7), u(7)]),
+    (K.sort_loops, lambda: [perm_free(7), u(7)]),
+    (K.argsort_gather, lambda: [perm_free(7), u(7)]),
+    (K.sort_method, lambda: [perm_free(7), u(7)]),
+    (K.sort_time_loop, lambda: [perm_free(6), 3]),
+    (K.gather_rows, lambda: [u(5, 3), IDX, u(5, 3)]),
+    (K.gather_view, lambda: [u(6), IDX]),
+    (K.gather_loops, lambda: [u(6), IDX]),
+    (K.gather_whole, lambda: [u(6), IDX]),
+    (U.fancy_index, lambda: [u(4), np.array([2, 0])]),     # refused before integer-array indexing
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_sort_and_gather_match_finite_differences(fn, args):
+    check(fn, args())
+
+
+def test_sort_gradient_is_the_permuted_weight_and_gather_adds_repeats():
+    x, w = perm_free(6), u(6)
+    np.testing.assert_array_equal(adtrans.grad(K.sort_loops)(x, w)[np.argsort(x)], w)
+    x = np.arange(6.0)
+    g = adtrans.grad(K.gather_whole)(x, IDX)
+    np.testing.assert_allclose(g, [0.0, 0.0, 4.0, 12.0, 0.0, 10.0])   # 2 x_i per use: x_3 twice, x_5 via -1
+    np.testing.assert_allclose(adtrans.grad(K.gather_loops)(x, IDX), g)

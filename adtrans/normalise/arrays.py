@@ -126,15 +126,17 @@ class ArrayLowering:
             if d == 0:
                 return 0
             elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            if any(self.ndim(x) > 0 for x in elts if not isinstance(x, ast.Slice)):
+                if len(elts) != 1:
+                    raise self.err(e, f"indexing with an array and other indices `{ast.unparse(e)}`",
+                                   "index one axis with the integer array (x[idx]), or write the gather loop")
+                return self.ndim(elts[0]) + d - 1          # a gather x[idx]: idx.shape + x.shape[1:]
             out = d
             for x in elts:
                 if self.newaxis(x):
                     out += 1
                 elif isinstance(x, ast.Slice):
                     pass
-                elif self.ndim(x) > 0:
-                    raise self.err(e, f"indexing with an array `{ast.unparse(e)}`",
-                                   "index with integers and slices, or write the gather loop")
                 else:
                     out -= 1
             return out
@@ -188,7 +190,7 @@ class ArrayLowering:
             if name == "cumsum" and _axis(e, recv) is None:
                 return 1
             return nd[0]
-        if name in ("arange", "linspace", "ravel", "flatten"):
+        if name in ("arange", "linspace", "ravel", "flatten", "sort", "argsort"):
             return 1
         if name in ("eye", "outer", "triu", "tril"):
             return 2
@@ -339,6 +341,12 @@ class ArrayLowering:
             return self.return_(s, pre)
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             c = s.value
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "sort" and self.ndim(c.func.value) > 0:
+                # x.sort(): x[:] = np.sort(x) (through a temporary: the value reads x)
+                return self.assign_sub(ast.Subscript(value=c.func.value, slice=ast.Slice(), ctx=ast.Store()),
+                                       ast.copy_location(ast.Call(func=self.npf("sort"), args=[c.func.value] +
+                                                                  list(c.args), keywords=c.keywords), c),
+                                       None, pre, s)
             if isinstance(c.func, ast.Attribute) and c.func.attr == "fill" and self.ndim(c.func.value) > 0:
                 return self.assign_sub(ast.Subscript(value=c.func.value, slice=ast.Slice(), ctx=ast.Store()),
                                        c.args[0], None, pre, s)
@@ -471,6 +479,9 @@ class ArrayLowering:
         """``target = value`` / ``target op= value`` where ``target`` is an element, a slice or a view."""
         if isinstance(target, ast.Name):
             view = self.to_view(target, pre)
+        elif self.is_gather(target):
+            raise self.err(s, f"writing through an integer-array index `{ast.unparse(target)}`",
+                           "write the loop: for k in range(len(idx)): x[idx[k]] = v[k] (or += v[k])")
         else:
             if self.ndim(target) == 0 and not self.viewable(target.value):
                 # a plain element: A[i, j] = ...
@@ -543,9 +554,18 @@ class ArrayLowering:
                 p = parents.get(id(n))
                 if isinstance(p, (ast.Subscript, ast.Attribute)) or (isinstance(p, ast.Call) and p.func is not n
                                                                       and self.numpy_name(p.func) not in (None,)
-                                                                      and self.call_ndim(p) != self.ndim(n)):
+                                                                      and not self.same_index(p, n)):
                     return False
         return True
+
+    def same_index(self, call, arg):
+        """Does NumPy call ``call`` read its argument ``arg`` only at the index it writes (element-wise,
+        same number of dimensions)?  ``np.sort``, ``np.transpose``, ``np.reshape`` ... do not."""
+        name = self.numpy_name(call.func)
+        elementwise = name in ELEMENTWISE_BINOPS or name in COMPARE_UFUNCS or name in (
+            "where", "clip", "negative", "square", "copy", "ascontiguousarray", "triu", "tril", "logical_not",
+            "logical_and", "logical_or") or intrinsic_of(dotted="numpy." + name) is not None
+        return elementwise and self.call_ndim(call) == self.ndim(arg)
 
     def check(self, a, b, pre, like, what="operands could not be broadcast together"):
         """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
@@ -844,6 +864,8 @@ class ArrayLowering:
             return self.call_value(e, pre)
         if isinstance(e, ast.Attribute) and e.attr == "real":
             return self.value(e.value, pre)
+        if isinstance(e, ast.Subscript) and self.is_gather(e):
+            return self.gather(e, pre)
         if isinstance(e, ast.Subscript):
             return Ref(self.to_view(e, pre))
         if isinstance(e, ast.Attribute) and e.attr == "T":
@@ -853,6 +875,57 @@ class ArrayLowering:
             return Ref(v)
         raise self.err(e, f"array expression `{ast.unparse(e)}`",
                        "use element-wise arithmetic, ufuncs, slices and reductions, or write the loop")
+
+    def is_gather(self, e):
+        """``x[idx]`` with an integer array ``idx`` (one index only)."""
+        elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        return len(elts) == 1 and not isinstance(elts[0], ast.Slice) and self.ndim(elts[0]) > 0
+
+    def gather(self, e, pre):
+        """``x[idx]`` (``idx`` an integer array, constant): the element function ``x[idx[k], ...]``,
+        shape ``idx.shape + x.shape[1:]``.  Its adjoint is the scatter-add ``dx[idx[k]] += dy[k]``
+        (repeated indices add up).  Negative indices count from the end, as in NumPy; indices out
+        of range are not checked (as Numba's own indexing)."""
+        idx = self.value(e.slice, pre)
+        if idx.dtype == "bool":
+            raise self.err(e, f"indexing with a boolean mask `{ast.unparse(e)}`",
+                           "use np.where(mask, x, 0.0) (a fixed shape) or write the loop")
+        if idx.dtype != "int64":
+            raise self.err(e, f"indexing with a {idx.dtype} array `{ast.unparse(e)}`", "index with integers")
+        x = self.value(e.value, pre)
+        whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
+            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
+        n = None if whole else self.extent_atom(x.shape[0], pre)
+        k = idx.ndim
+
+        def at(ix):
+            t = idx.at(ix[:k])
+            if n is not None:        # a view or an expression: wrap a negative index here
+                t = ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
+                              body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
+            return x.at([t] + list(ix[k:]))
+        return Gen(list(idx.shape) + list(x.shape[1:]), x.dtype, at)
+
+    def permutation(self, x, pre, like, name):
+        """``(src, perm)``: names holding 1-D ``x`` and ``np.argsort(src)`` (a constant integer array)."""
+        if x.ndim != 1:
+            raise self.err(like, f"np.{name} of a {x.ndim}-d array",
+                           f"{name} a 1-d array (loop over the rows: np.{name}(A[i]))")
+        src = self.materialise(x, pre, like, "unsorted")
+        perm = self.fresh("order")
+        call = ast.Call(func=self.npf("argsort"), args=[N(src)], keywords=[])
+        if self.depth == 0:
+            pre.append(ast.copy_location(ast.Assign(targets=[N(perm, True)], value=call), like))
+        else:
+            # inside a loop the permutation changes from one iteration to the next: the engine sees
+            # an array written by stores (so the reverse sweep reads each iteration's own), not one
+            # rebound by a call
+            raw = self.fresh("argsort")
+            pre.append(ast.copy_location(ast.Assign(targets=[N(raw, True)], value=call), like))
+            self.info[raw] = (1, "int64")
+            self.materialise_into(perm, Ref(View.whole(raw, 1, "int64")), pre, like)
+        self.info[perm] = (1, "int64")
+        return src, perm
 
     def materialise(self, arr, pre, like, base="t"):
         """A name holding ``arr`` (a view's base is reused when ``arr`` is a whole-array view)."""
@@ -1039,6 +1112,15 @@ class ArrayLowering:
                 ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
             self.info[tmp] = (1, x.dtype)
             return Ref(View.whole(tmp, 1, x.dtype))
+        if name in ("sort", "argsort"):
+            if len(args) > 1 or e.keywords:
+                raise self.err(e, f"np.{name} with axis/kind arguments", f"np.{name}(x) of a 1-d array")
+            x = self.value(args[0], pre)
+            src, perm = self.permutation(x, pre, e, name)
+            if name == "argsort":
+                return Ref(View.whole(perm, 1, "int64"))
+            return Gen([x.shape[0]], x.dtype, lambda idx: ast.Subscript(
+                value=N(src), slice=ast.Subscript(value=N(perm), slice=idx[0], ctx=ast.Load()), ctx=ast.Load()))
         if name == "where":
             if len(args) != 3:
                 raise self.err(e, "np.where with one argument", "use np.where(cond, a, b)")

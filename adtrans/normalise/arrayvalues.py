@@ -63,7 +63,7 @@ SHAPE_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguous
 #: ``docs/supported.md`` lists them.  Attributes: ``x.T`` is ``np.transpose(x)`` (a view).
 METHODS = {m: m for m in ("sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all",
                           "reshape", "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "clip",
-                          "astype", "fill")}
+                          "astype", "fill", "sort", "argsort")}
 
 TABLE = {
     **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
@@ -105,8 +105,8 @@ TABLE = {
     "empty_like": ("constant", "allocation"), "full_like": ("differentiated", "the fill value is differentiated"),
     "arange": ("constant", "start/stop/step"), "linspace": ("differentiated", "endpoints differentiated"),
     "eye": ("constant", "identity matrix"),
-    "sort": ("refused", "write the comparison loop, or sort in the driver"),
-    "argsort": ("refused", "compute the permutation in the driver and pass it in"),
+    "sort": ("differentiated", "1-D (also x.sort()): a permutation, the adjoint scatters back through argsort"),
+    "argsort": ("constant", "1-D: a permutation (no derivative)"),
     "linalg.solve": ("refused", "solve in the driver (adtrans drivers differentiate NumPy) or write the elimination loops"),
     "linalg.inv": ("refused", "solve in the driver, or write the elimination loops"),
     "linalg.det": ("refused", "write the elimination loops"),
