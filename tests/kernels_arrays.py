@@ -504,3 +504,98 @@ def gather_loops(x, idx):
 @njit
 def gather_whole(x, idx):
     return np.sum(x[idx] ** 2)
+
+
+@njit
+def transpose_in_place(A, w):
+    A[:] = np.transpose(A)           # reads A other than element-wise: needs a temporary
+    return np.sum(A * w)
+
+
+# ------------------------------------------- cumsum/argmax with axis, norms, variable steps
+@njit
+def cumsum_axis(A, w):
+    return np.sum(np.cumsum(A, axis=0) * w) + np.sum(np.cumsum(A, axis=1) ** 2) + np.sum(A.cumsum(axis=-1)[:, -1])
+
+
+@njit
+def cumsum_axis_loops(A, w):
+    n, m = A.shape
+    s = 0.0
+    for j in range(m):
+        run = 0.0
+        for i in range(n):
+            run += A[i, j]
+            s += run * w[i, j]
+    return s
+
+
+@njit
+def argmax_axis(A, w):
+    i = np.argmax(A, axis=0)
+    j = np.argmin(A, 1)
+    s = 0.0
+    for k in range(A.shape[1]):
+        s += A[i[k], k] * w[0, k]
+    for k in range(A.shape[0]):
+        s += A[k, j[k]] ** 2
+    return s + np.sum(A[np.argmax(A[:, 0])] * w[1])
+
+
+@njit
+def vector_norms(x):
+    return (np.linalg.norm(x, 1) + np.linalg.norm(x, np.inf) + np.linalg.norm(x, 2) + np.linalg.norm(x, -np.inf)
+            + np.linalg.norm(x, 3) + np.linalg.norm(x[1:], ord=1))
+
+
+@njit
+def vector_norms_loops(x):
+    s1, sinf, s2, smin, s3 = 0.0, 0.0, 0.0, abs(x[0]), 0.0
+    for i in range(x.shape[0]):
+        a = abs(x[i])
+        s1 += a
+        sinf = max(sinf, a)
+        s2 += a * a
+        smin = min(smin, a)
+        s3 += a ** 3
+    s1b = 0.0
+    for i in range(1, x.shape[0]):
+        s1b += abs(x[i])
+    return s1 + sinf + math.sqrt(s2) + smin + s3 ** (1.0 / 3.0) + s1b
+
+
+@njit
+def matrix_norms(A):
+    return np.linalg.norm(A, 1) + np.linalg.norm(A, np.inf) + np.linalg.norm(A) + np.linalg.norm(A, -1)
+
+
+@njit
+def norms_numba_cannot_compile(x, A):  # 'fro' and axis= are beyond Numba's np.linalg.norm: adtrans lowers them
+    return (np.linalg.norm(A, 'fro') + np.sum(np.linalg.norm(A, axis=1)) + np.sum(np.linalg.norm(A, 1, 0) * x)
+            + np.sum(np.linalg.norm(A, ord=np.inf, axis=0)))
+
+
+@njit
+def variable_steps(x, k):
+    y = x[::-k]
+    s = 0.0
+    for i in range(y.shape[0]):
+        s += y[i] * (i + 1.0)
+    x[1::k] = 2.0 * x[1::k]
+    return s + np.sum(x * x) + np.sum(x[::k] ** 3)
+
+
+@njit
+def variable_steps_loops(x, k):
+    n = x.shape[0]
+    s = 0.0
+    c = 1.0
+    for i in range(n - 1, -1, -k):
+        s += x[i] * c
+        c += 1.0
+    for i in range(1, n, k):
+        x[i] = 2.0 * x[i]
+    t = 0.0
+    for i in range(0, n, k):
+        t += x[i] ** 3
+    return s + np.sum(x * x) + t

@@ -115,3 +115,8 @@ def sort_2d(A):
 def shapes_never_agree(x):
     y = x[1:] + x          # <- extents that never agree
     return np.sum(y)
+
+
+@njit(cache=True)
+def spectral_norm(A):
+    return np.linalg.norm(A, 2)        # <- the spectral norm

@@ -128,3 +128,58 @@ def test_sort_gradient_is_the_permuted_weight_and_gather_adds_repeats():
     g = adtrans.grad(K.gather_whole)(x, IDX)
     np.testing.assert_allclose(g, [0.0, 0.0, 4.0, 12.0, 0.0, 10.0])   # 2 x_i per use: x_3 twice, x_5 via -1
     np.testing.assert_allclose(adtrans.grad(K.gather_loops)(x, IDX), g)
+
+
+# -------------------------------------- cumsum/argmax with axis, norms, variable steps
+@pytest.mark.parametrize("fn,args", [
+    (K.transpose_in_place, lambda: [u(3, 3), u(3, 3)]),    # was a silent wrong gradient (no temporary)
+    (K.cumsum_axis, lambda: [u(3, 4), u(3, 4)]),
+    (K.cumsum_axis_loops, lambda: [u(3, 4), u(3, 4)]),
+    (K.argmax_axis, lambda: [u(3, 4), u(3, 4)]),
+    (K.vector_norms, lambda: [u(6, lo=-1, hi=1)]),
+    (K.vector_norms_loops, lambda: [u(6, lo=-1, hi=1)]),
+    (K.matrix_norms, lambda: [u(3, 4, lo=-1, hi=1)]),
+    (K.variable_steps, lambda: [u(7), 2]),
+    (K.variable_steps, lambda: [u(7), 3]),
+    (K.variable_steps_loops, lambda: [u(7), 2]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_axis_forms_norms_and_steps_match_finite_differences(fn, args):
+    check(fn, args())
+
+
+def _fd(f, args, k, h=1e-6):
+    x = args[k]
+    g = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        plus, minus = list(args), list(args)
+        plus[k], minus[k] = x.copy(), x.copy()
+        plus[k][i] += h
+        minus[k][i] -= h
+        g[i] = (f(*plus) - f(*minus)) / (2 * h)
+    return g
+
+
+def test_norms_numba_cannot_compile_match_the_pure_python_function():
+    x, A = u(4), u(3, 4, lo=-1, hi=1)
+    gx, gA = adtrans.grad(K.norms_numba_cannot_compile, argnums=(0, 1))(x, A)
+    f = K.norms_numba_cannot_compile.py_func
+    np.testing.assert_allclose(gx, _fd(f, [x, A], 0), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(gA, _fd(f, [x, A], 1), rtol=1e-6, atol=1e-8)
+
+
+def test_the_loops_and_the_numpy_forms_agree():
+    A, w, x = u(3, 4), u(3, 4), u(6, lo=-1, hi=1)
+    np.testing.assert_allclose(adtrans.grad(K.vector_norms)(x), adtrans.grad(K.vector_norms_loops)(x), rtol=1e-12)
+    ga = adtrans.grad(K.cumsum_axis_loops)(A, w)
+    np.testing.assert_allclose(ga, np.cumsum(w[::-1], axis=0)[::-1], rtol=1e-12)   # d/dA of sum(cumsum(A, 0) * w)
+    for k in (2, 3):
+        x7 = u(7)              # both kernels write x: each gets its own copy
+        np.testing.assert_allclose(adtrans.grad(K.variable_steps)(x7.copy(), k),
+                                   adtrans.grad(K.variable_steps_loops)(x7.copy(), k), rtol=1e-12)
+
+
+def test_a_variable_step_of_the_other_sign_raises():
+    with pytest.raises(ValueError, match="must be positive"):
+        adtrans.grad(K.variable_steps)(u(7), -2)
+    with pytest.raises(ValueError, match="must be positive"):
+        adtrans.grad(K.variable_steps)(u(7), 0)

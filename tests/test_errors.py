@@ -29,6 +29,7 @@ def marked_line(fn):
     (U.scatter_write, [np.ones(3), np.array([0, 2]), np.ones(2)], ("dup", "const", "dup"), "integer-array index"),
     (U.sort_2d, [np.ones((2, 3))], ("dup",), "2-d array"),
     (U.shapes_never_agree, [np.ones(3)], ("dup",), "never agree"),
+    (U.spectral_norm, [np.eye(3)], ("dup",), "ord 2"),
 ])
 def test_unsupported_names_file_and_line(fn, args, activity, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:

@@ -175,12 +175,15 @@ class ArrayLowering:
         kw = {k.arg: k.value for k in e.keywords}
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
-            if name in ("argmax", "argmin", "any", "all") or _axis(e, recv) is None:
+            if name in ("any", "all") or _axis(e, recv) is None:
                 return 0
             return max(nd[0] - 1, 0)
         if name in ("dot", "matmul"):
             return _matmul_ndim(nd[0], nd[1])
-        if name in ("vdot", "trace", "linalg.norm"):
+        if name == "linalg.norm":
+            axis = self.norm_args(e, args)[1]
+            return 0 if axis is None else max(nd[0] - 1, 0)
+        if name in ("vdot", "trace"):
             return 0
         if name in ("zeros", "ones", "empty", "full"):
             s = args[0] if args else kw.get("shape")
@@ -501,7 +504,9 @@ class ArrayLowering:
         if self.reads_base(value, view):
             tmp = self.fresh(view.base + "_new")
             self.materialise_into(tmp, val, pre, s)
+            shape = val.shape
             val = Ref(View.whole(tmp, val.ndim, val.dtype))
+            val.shape = shape        # the temporary has the value's extents (no check between them)
         dst = Ref(view)
         what = "could not broadcast the value into the assigned region"
         shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s, what))
@@ -752,7 +757,9 @@ class ArrayLowering:
     def slice_parts(self, sl, n, pre, like):
         """(start, step, length) of ``sl`` on an axis of ``n`` elements (bounds within the axis)."""
         step = self.scalar(sl.step, pre) if sl.step is not None else C(1)
-        if not is_const(step) or step.value == 0:
+        if not is_const(step):
+            return self.variable_step(sl, step, n, pre, like)
+        if step.value == 0:
             raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
 
         def bound(b):
@@ -779,6 +786,50 @@ class ArrayLowering:
                  and is_const(length.right))):
             length = ast.Call(func=N("max"), args=[length, C(0)], keywords=[])
         return start, step, length
+
+    def variable_step(self, sl, step, n, pre, like):
+        """(start, step, length) of a slice with a variable step: its sign is read from how it is
+        written (``x[::k]`` positive, ``x[::-k]`` negative) and checked at run time (``ValueError``
+        naming the line otherwise, as NumPy raises for a zero step).  Bounds must be omitted,
+        constants or names, as with a constant step."""
+        neg = isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub)
+        size = step.operand if neg else step
+        if isinstance(size, ast.Name):
+            mag = size.id
+        else:
+            mag = self.fresh("stride")
+            self.sdt[mag] = "int64"
+            pre.append(ast.copy_location(ast.Assign(targets=[N(mag, True)], value=size), like))
+        test = ast.Compare(left=N(mag), ops=[ast.LtE()], comparators=[C(0)])
+        if not any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+                   for q in pre):
+            where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+            msg = (f"slice step {ast.unparse(sl.step)}: {ast.unparse(size)} must be positive ({where}); adtrans "
+                   f"reads the sign of a variable step from how it is written (x[::k] or x[::-k])")
+            check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
+                                                      cause=None)], orelse=[])
+            check.adtrans_shape_check = True
+            pre.append(ast.copy_location(check, like))
+
+        def bound(b):
+            if b is None:
+                return None
+            v = self.scalar(b, pre)
+            if is_const(v) and v.value < 0:
+                return add(copy.deepcopy(n), v)
+            return v
+        lo, hi = bound(sl.lower), bound(sl.upper)
+        if not neg:
+            start = lo if lo is not None else C(0)
+            span = sub(hi if hi is not None else copy.deepcopy(n), start)
+            stride = N(mag)
+        else:
+            start = lo if lo is not None else sub(copy.deepcopy(n), C(1))
+            span = sub(start, hi if hi is not None else C(-1))
+            stride = ast.UnaryOp(op=ast.USub(), operand=N(mag))
+        length = ast.Call(func=N("max"), args=[ast.BinOp(left=add(span, sub(N(mag), C(1))), op=ast.FloorDiv(),
+                                                         right=N(mag)), C(0)], keywords=[])
+        return start, stride, length
 
     def bind_view(self, t, view, pre, s):
         """``t = <view>``: later uses of ``t`` index ``view``'s base; its index values are copied."""
@@ -905,6 +956,87 @@ class ArrayLowering:
                               body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
             return x.at([t] + list(ix[k:]))
         return Gen(list(idx.shape) + list(x.shape[1:]), x.dtype, at)
+
+    def norm_args(self, e, args):
+        """``(ord, axis)`` of ``np.linalg.norm(x, ord, axis)``: ord None, a number (``np.inf`` ->
+        ``math.inf``) or a string; axis None or an int."""
+        kw = {k.arg: k.value for k in e.keywords}
+        if set(kw) - {"ord", "axis"}:
+            raise self.err(e, "np.linalg.norm with keepdims", "reshape the result")
+        o = args[1] if len(args) > 1 else kw.get("ord")
+        a = args[2] if len(args) > 2 else kw.get("axis")
+        ord_ = None
+        if o is not None and not (isinstance(o, ast.Constant) and o.value is None):
+            neg = isinstance(o, ast.UnaryOp) and isinstance(o.op, ast.USub)
+            v = o.operand if neg else o
+            if isinstance(v, ast.Constant) and isinstance(v.value, (int, float, str)) and not isinstance(v.value, bool):
+                ord_ = v.value
+            elif self.canon(v) in ("numpy.inf", "math.inf"):
+                ord_ = float("inf")
+            else:
+                raise self.err(e, f"np.linalg.norm with ord `{ast.unparse(o)}`",
+                               "use a constant ord (1, 2, np.inf ...)")
+            if neg:
+                if isinstance(ord_, str):
+                    raise self.err(e, f"np.linalg.norm with ord `{ast.unparse(o)}`")
+                ord_ = -ord_
+        axis = None
+        if a is not None and not (isinstance(a, ast.Constant) and a.value is None):
+            try:
+                axis = ast.literal_eval(a)
+            except ValueError:
+                axis = "variable"
+            if not isinstance(axis, int) or isinstance(axis, bool):
+                raise self.err(e, f"np.linalg.norm with axis `{ast.unparse(a)}`", "use a constant integer axis")
+        return ord_, axis
+
+    def norm_form(self, e, args):
+        """``np.linalg.norm(x, ord, axis)`` written with reductions (None: the default 2-norm of the
+        flattened array, lowered by the caller).  Vector norms (1-D ``x``, or along ``axis``):
+        ord 2 ``sqrt(sum(x*x))``, 1 ``sum(|x|)``, inf ``max(|x|)``, -inf ``min(|x|)``, p > 0
+        ``sum(|x|**p)**(1/p)``; matrix norms (2-D ``x``, no axis): 'fro' (and None) the 2-norm of
+        the elements, 1 ``max(sum(|x|, axis=0))``, inf ``max(sum(|x|, axis=1))`` (-1/-inf: min).
+        Refused: the spectral norm (ord 2 of a matrix), 'nuc', ord 0 and negative p (no derivative
+        or a singular one everywhere)."""
+        ord_, axis = self.norm_args(e, args)
+        nd = self.ndim(args[0])
+        x = args[0]
+        if axis is None and (ord_ is None or (nd == 1 and ord_ == 2) or (nd == 2 and ord_ == "fro")):
+            return None
+        if axis is not None and nd == 1:
+            axis = None
+        if isinstance(ord_, str) and (axis is not None or nd != 2 or ord_ != "fro"):
+            raise self.err(e, f"np.linalg.norm with ord '{ord_}'",
+                           "'fro' of a matrix only; compute the nuclear norm's SVD in the driver")
+
+        def call(fn, *a, axis=None):
+            kws = [] if axis is None else [ast.keyword(arg="axis", value=C(axis))]
+            return ast.copy_location(ast.Call(func=self.npf(fn), args=list(a), keywords=kws), e)
+
+        def ab():
+            return call("abs", copy.deepcopy(x))
+        if nd == 2 and axis is None:          # matrix norms
+            if ord_ in (1, -1, float("inf"), float("-inf")):
+                red = "max" if ord_ > 0 else "min"
+                return call(red, call("sum", ab(), axis=0 if abs(ord_) == 1 else 1))
+            raise self.err(e, f"np.linalg.norm of a matrix with ord {ord_!r}",
+                           "the spectral norm needs an SVD: compute it in the driver (or use 'fro', 1, np.inf)")
+        if nd > 2 and axis is None and ord_ is not None:
+            raise self.err(e, f"np.linalg.norm of a {nd}-d array with ord {ord_!r}", "pass axis= or flatten it")
+        if ord_ is None or ord_ == "fro":
+            ord_ = 2
+        if ord_ == 2:
+            return call("sqrt", call("sum", ast.BinOp(left=copy.deepcopy(x), op=ast.Mult(), right=copy.deepcopy(x)),
+                                     axis=axis))
+        if ord_ == 1:
+            return call("sum", ab(), axis=axis)
+        if ord_ in (float("inf"), float("-inf")):
+            return call("max" if ord_ > 0 else "min", ab(), axis=axis)
+        if isinstance(ord_, (int, float)) and ord_ > 0:
+            p = float(ord_)
+            return ast.BinOp(left=call("sum", ast.BinOp(left=ab(), op=ast.Pow(), right=C(p)), axis=axis),
+                             op=ast.Pow(), right=C(1.0 / p))
+        raise self.err(e, f"np.linalg.norm with ord {ord_!r}", "use ord 1, 2, np.inf, -np.inf or a positive p")
 
     def permutation(self, x, pre, like, name):
         """``(src, perm)``: names holding 1-D ``x`` and ``np.argsort(src)`` (a constant integer array)."""
@@ -1098,8 +1230,11 @@ class ArrayLowering:
             return self.join(name, args[0], kw, pre, e)
         if name == "cumsum":
             x = self.value(args[0], pre)
-            if _axis(e, recv) is not None:
-                raise self.err(e, "cumsum with axis", "loop over the other axis and take cumsum of each row")
+            axis = _axis(e, recv)
+            if axis is None and any(k.arg == "axis" for k in e.keywords) or len(args) > 2:
+                raise self.err(e, "cumsum with a variable axis or a dtype", "use a constant axis")
+            if axis is not None and x.ndim > 1:
+                return self.scan_axis(x, axis, pre, e)
             x = self.flat(x, pre, e)
             tmp, acc = self.fresh("cumsum"), self.fresh("running")
             n = self.extent_atom(x.shape[0], pre)
@@ -1112,6 +1247,11 @@ class ArrayLowering:
                 ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
             self.info[tmp] = (1, x.dtype)
             return Ref(View.whole(tmp, 1, x.dtype))
+        if name == "linalg.norm":
+            form = self.norm_form(e, args)
+            if form is None:
+                raise self.err(e, "np.linalg.norm with an array result")
+            return self.value(form, pre)
         if name in ("sort", "argsort"):
             if len(args) > 1 or e.keywords:
                 raise self.err(e, f"np.{name} with axis/kind arguments", f"np.{name}(x) of a 1-d array")
@@ -1215,9 +1355,13 @@ class ArrayLowering:
         if axis is None:
             return Scalar(self.reduce_all(kind, x, pre, like), "int64" if kind in ("argmax", "argmin") else
                           ("bool" if kind in ("any", "all") else _float_dt(x.dtype, kind)))
-        if kind in ("argmax", "argmin", "any", "all"):
+        if kind in ("any", "all"):
             raise self.err(like, f"{kind} with axis", "loop over the other axes")
         ax = axis if axis >= 0 else x.ndim + axis
+        if not 0 <= ax < x.ndim:
+            raise self.err(like, f"{kind} with axis {axis} of a {x.ndim}-d array")
+        if kind in ("argmax", "argmin"):
+            return self.arg_axis(kind, x, ax, pre, like)
         keep = [a for k, a in enumerate(x.shape) if k != ax]
         ext = [self.extent_atom(a, pre) for a in x.shape]
         kept_ext = [e for k, e in enumerate(ext) if k != ax]
@@ -1277,6 +1421,74 @@ class ArrayLowering:
                         right=copy.deepcopy(n))], keywords=[]))])
             pre += self.loops(kept_ext, fin, like)
         return Ref(View.whole(tmp, len(keep), dt))
+
+    def along(self, x, ax, pre, like, name, inner, before, after):
+        """A loop nest over the axes of ``x`` but ``ax`` (outer) around a loop along ``ax``
+        (inner): ``before(rest)`` statements, the inner loop of ``inner(full)``, ``after(rest)``,
+        with ``rest`` the outer indices and ``full`` the index of an element."""
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        kept = [e for k, e in enumerate(ext) if k != ax]
+        k = self.fresh(_index_names(x.ndim)[ax] if x.ndim <= 5 else "k")
+        self.sdt[k] = "int64"
+
+        def body(rest):
+            full = list(rest[:ax]) + [N(k)] + list(rest[ax:])
+            loop = ast.For(target=N(k, True), iter=ast.Call(func=N("range"), args=[copy.deepcopy(ext[ax])],
+                                                             keywords=[]), body=inner(full), orelse=[])
+            return before(rest) + [loop] + after(rest)
+        return self.loops(kept, body, like)
+
+    def scan_axis(self, x, axis, pre, like):
+        """``np.cumsum(x, axis=k)``: per line along ``k`` a running sum (a carried scalar)."""
+        ax = axis if axis >= 0 else x.ndim + axis
+        if not 0 <= ax < x.ndim:
+            raise self.err(like, f"cumsum with axis {axis} of a {x.ndim}-d array")
+        dt = _float_dt(x.dtype, "sum")
+        tmp, acc = self.fresh(f"cumsum_{ax}"), self.fresh("running")
+        self.sdt[acc] = dt
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(ext), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])))
+        self.info[tmp] = (x.ndim, dt)
+        zero = C(0.0) if dt.startswith("float") else C(0)
+        pre += self.along(x, ax, pre, like, "cumsum", lambda full: [
+            ast.AugAssign(target=N(acc, True), op=ast.Add(), value=x.at(full)),
+            ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(full), ctx=ast.Store())], value=N(acc))],
+            lambda rest: [ast.Assign(targets=[N(acc, True)], value=copy.deepcopy(zero))], lambda rest: [])
+        return Ref(View.whole(tmp, x.ndim, dt))
+
+    def arg_axis(self, kind, x, ax, pre, like):
+        """``np.argmax(x, axis=k)`` / ``argmin``: per line along ``k`` the position of the first
+        extreme element (an integer array, constant)."""
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        kept = [e for k, e in enumerate(ext) if k != ax]
+        tmp = self.fresh(f"{kind}_{ax}")
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(kept), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf("int64"))])))
+        self.info[tmp] = (x.ndim - 1, "int64")
+        best, pos = self.fresh("best"), self.fresh("at")
+        self.sdt[pos] = "int64"
+        cmp = ast.Gt() if kind == "argmax" else ast.Lt()
+
+        def first(rest):
+            full = list(rest[:ax]) + [C(0)] + list(rest[ax:])
+            return [ast.Assign(targets=[N(best, True)], value=x.at(full)), ast.Assign(targets=[N(pos, True)],
+                                                                                     value=C(0))]
+
+        def step(full):
+            v = self.fresh("item")
+            return [ast.Assign(targets=[N(v, True)], value=x.at(full)),
+                    ast.If(test=ast.Compare(left=N(v), ops=[cmp], comparators=[N(best)]), body=[
+                        ast.Assign(targets=[N(best, True)], value=N(v)),
+                        ast.Assign(targets=[N(pos, True)], value=copy.deepcopy(full[ax]))], orelse=[])]
+
+        def store(rest):
+            return [ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(rest), ctx=ast.Store())],
+                               value=N(pos))]
+        pre += self.along(x, ax, pre, like, kind, step, first, store)
+        return Ref(View.whole(tmp, x.ndim - 1, "int64"))
 
     def reduce_all(self, kind, x, pre, like):
         """A scalar name holding the reduction ``kind`` of all elements of ``x``."""
@@ -1622,8 +1834,9 @@ class ArrayLowering:
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
             if name == "linalg.norm":
-                if len(args) > 1 or e.keywords:
-                    raise self.err(e, "np.linalg.norm with ord/axis", "write np.sqrt(np.sum(x * x)) or the loop")
+                form = self.norm_form(e, args)
+                if form is not None:
+                    return self.scalar(form, pre)
                 x = self.value(args[0], pre)
                 sq = elementwise([x], _float_dt(x.dtype, "sum"),
                                  lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=copy.deepcopy(v[0])),
