@@ -584,6 +584,7 @@ class ArrayLowering:
         an identical test already in ``pre`` is not repeated).  An axis broadcasts only where it
         is 1 by construction (``None``, ``reshape(-1, 1)``, fewer dimensions): an argument's axis
         that is 1 at run time raises too (NumPy would broadcast it), never a wrong result."""
+        a, b = _unclamped(a), _unclamped(b)
         (xa, ca), (xb, cb) = split_offset(a), split_offset(b)
         if ca != cb and same(xa, xb):
             raise self.err(like, f"extents {ast.unparse(a)} and {ast.unparse(b)} that never agree ({what})",
@@ -592,6 +593,8 @@ class ArrayLowering:
             a, b = xa, add(xb, C(cb - ca))
         if same(a, b):
             return
+        if ast.dump(a) > ast.dump(b):      # one spelling per pair (a test is not repeated)
+            a, b = b, a
         if is_const(a) and is_const(b):
             if a.value != b.value:
                 raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
@@ -611,6 +614,33 @@ class ArrayLowering:
         check.adtrans_shape_check = True
         pre.append(check)
 
+    def hoist_checks(self, loop):
+        """The run-time shape checks at the top level of ``loop``'s body whose names the loop does
+        not assign, moved before it under a test that the loop runs at all (``if (n > 0) & (a !=
+        b): raise ...``): one test per statement per loop, not per iteration, and no exit in the
+        body of a ``prange`` loop (Numba runs a loop with one serially).  Ranges with a step
+        other than a positive constant keep their checks inside."""
+        args = loop.iter.args
+        if len(args) == 1:
+            runs = ast.Compare(left=copy.deepcopy(args[0]), ops=[ast.Gt()], comparators=[C(0)])
+        elif len(args) == 2 or (len(args) == 3 and is_const(args[2]) and args[2].value > 0):
+            runs = ast.Compare(left=copy.deepcopy(args[1]), ops=[ast.Gt()], comparators=[copy.deepcopy(args[0])])
+        else:
+            return []
+        stored = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        moved, kept = [], []
+        for q in loop.body:
+            names = {n.id for n in ast.walk(q.test) if isinstance(n, ast.Name)} if isinstance(q, ast.If) else set()
+            if getattr(q, "adtrans_shape_check", False) and not names & stored:
+                test = q.test.right if isinstance(q.test, ast.BinOp) else q.test
+                if not any(same(test, m.test.right) for m in moved):
+                    q.test = ast.BinOp(left=copy.deepcopy(runs), op=ast.BitAnd(), right=test)
+                    moved.append(q)
+            else:
+                kept.append(q)
+        loop.body = kept or [ast.Pass()]
+        return located(moved, loop)
+
     # ------------------------------------------------------------- control
     def for_(self, s, pre):
         it = s.iter
@@ -620,7 +650,7 @@ class ArrayLowering:
             if isinstance(s.target, ast.Name):
                 self.sdt[s.target.id] = "int64"
             s.body = self.body(s.body)
-            return [s]
+            return self.hoist_checks(s) + [s]
         if self.ndim(it) > 0 and isinstance(s.target, ast.Name):
             arr = self.value(it, pre)
             k = self.fresh(s.target.id + "_k")
@@ -1978,6 +2008,14 @@ def _ceil_div(span, step):
 
 def _is_shape(e):
     return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape"
+
+
+def _unclamped(e):
+    """``max(A.shape[k], 0)`` is ``A.shape[k]`` (an extent is never negative)."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 2 \
+            and not e.keywords and is_const(e.args[1], 0) and _is_shape(e.args[0]):
+        return e.args[0]
+    return e
 
 
 def _root(e):
