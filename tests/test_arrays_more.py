@@ -183,3 +183,16 @@ def test_a_variable_step_of_the_other_sign_raises():
         adtrans.grad(K.variable_steps)(u(7), -2)
     with pytest.raises(ValueError, match="must be positive"):
         adtrans.grad(K.variable_steps)(u(7), 0)
+
+
+def test_shape_checks_are_hoisted_out_of_time_loops_and_prange_bodies():
+    src = adtrans.source(K.prange_rows, ("dup", "dup", "dup"), u(5, 3), u(3), u(5))
+    assert "raise ValueError" in src
+    assert src.rindex("raise ValueError") < src.index("numba.prange(")    # Numba runs a prange with an exit serially
+    with pytest.raises(ValueError, match="broadcast"):
+        adtrans.autodiff(K.prange_rows, *dup(u(5, 3), u(4), u(5)))
+    src = adtrans.source(K.jacobi_1d, ("dup", "dup", "const"), u(10), u(10), 3)
+    assert src.count("raise ValueError") == 1 and src.index("raise ValueError") < src.index("for t in range(")
+    with pytest.raises(ValueError, match="broadcast"):
+        adtrans.autodiff(K.jacobi_1d, *dup(u(10), u(9)), adtrans.Const(3))
+    adtrans.autodiff(K.jacobi_1d, *dup(u(10), u(9)), adtrans.Const(0))   # a loop that does not run checks nothing
