@@ -18,7 +18,7 @@ import numba
 import numpy as np
 from numba.core.registry import cpu_target
 
-from adtrans.normalise.arrayvalues import TABLE
+from adtrans.normalise.arrayvalues import METHODS, TABLE
 from adtrans.normalise.lists import LIST_TABLE
 from adtrans.rules.derivatives import INTRINSIC, intrinsic_of
 
@@ -79,6 +79,13 @@ def render() -> str:
     for name in numba_supported():
         st, note = status(name)
         lines.append(f"| `np.{name}` | {st} | {note} |")
+    lines += ["", "## Array methods", "",
+              "A method lowers to its function with the receiver as the first argument "
+              "(`x.sum(axis=0)` is `np.sum(x, axis=0)`; `x.T` is `np.transpose(x)`, a view).", "",
+              "| method | adtrans | note |", "|---|---|---|"]
+    for method, name in sorted(METHODS.items()):
+        st, note = status(name)
+        lines.append(f"| `x.{method}()` | {st} | {note or 'as np.' + name} |")
     lines += ["", "## Python lists in kernels (CPU)", "",
               "From `adtrans.normalise.lists.LIST_TABLE`: a list becomes a preallocated array and a length "
               "counter (see the docstring of `adtrans/normalise/lists.py`).", "",

@@ -46,7 +46,7 @@ DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "int
 OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 "numba.get_num_threads": "numba.get_num_threads", "int": "int", "bool": "bool",
                 "numpy.int64": "np.int64", "numpy.int32": "np.int32", "numpy.intp": "np.intp",
-                "round": "round"}
+                "round": "round", "numpy.argsort": "np.argsort"}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
