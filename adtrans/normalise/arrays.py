@@ -1296,7 +1296,7 @@ class ArrayLowering:
         return Ref(View.whole(tmp, nd, dt))
 
     def matmul(self, a, b, pre, like, target=None):
-        """``a @ b`` (``np.dot``, ``np.matmul``): a BLAS statement where :meth:`stays_blas`, else
+        """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else
         the loop nest (``i, k, j`` for two matrices).  ``target``: the name the caller binds the
         result to (used by the BLAS statement only)."""
         if a.ndim == 0 or b.ndim == 0:
