@@ -42,6 +42,7 @@ class ArrayLowering:
         self.params = set(norm.p.params)
         self.depth = 0
         self.renames: dict = {}
+        self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -387,6 +388,7 @@ class ArrayLowering:
             made = pre[-1].targets[0].id
             pre[-1].targets[0] = N(t, True)
             self.info[t] = self.info.pop(made)
+            self.blas_extents[t] = self.blas_extents.pop(made)
             return []
         self.materialise_into(t, arr, pre, s)
         return []
@@ -1268,9 +1270,10 @@ class ArrayLowering:
         if isinstance(x, Ref) and not x.view.fixed and x.view.base not in self.views \
                 and len(x.view.axes) == x.view.base_ndim:
             order = [a.base for a in x.view.axes]
-            full = View.whole(x.view.base, x.view.base_ndim, x.view.dtype).axes
-            whole = all(is_const(a.start, 0) and is_const(a.step, 1) and same(a.length, full[a.base].length)
-                        for a in x.view.axes)
+            own = [a.length for a in View.whole(x.view.base, x.view.base_ndim, x.view.dtype).axes]
+            made = self.blas_extents.get(x.view.base) or own       # a product's extents are its operands'
+            whole = all(is_const(a.start, 0) and is_const(a.step, 1) and
+                        (same(a.length, own[a.base]) or same(a.length, made[a.base])) for a in x.view.axes)
             if whole and order == list(range(len(order))):
                 return N(x.view.base)
             if whole and order == [1, 0]:
@@ -1288,12 +1291,17 @@ class ArrayLowering:
             self.check(ka.extent, kb.extent, pre, like)
         left, right = self.blas_operand(a, pre, like), self.blas_operand(b, pre, like)
         nd = (a.ndim - 1) + (b.ndim - 1)
+        # the result's extents are the operands' (A.shape[0], not prod.shape[0]): code that only
+        # needs its shape does not keep the product alive (the adjoint may not need its value)
+        extents = ([self.extent_atom(a.shape[0], pre)] if a.ndim == 2 else []) + \
+            ([self.extent_atom(b.shape[1], pre)] if b.ndim == 2 else [])
         product = ast.BinOp(left=left, op=ast.MatMult(), right=right)
         product.adtrans_linalg, product.adtrans_position = nd, _position(like)
         tmp = target or self.fresh("prod")
         pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=product), like))
         self.info[tmp] = (nd, dt)
-        return Ref(View.whole(tmp, nd, dt))
+        self.blas_extents[tmp] = extents
+        return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
 
     def matmul(self, a, b, pre, like, target=None):
         """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else

@@ -46,6 +46,21 @@ def _spell(arr, transposed):
     return _t(name(arr)) if transposed else name(arr)
 
 
+def product_shape(product: ast.BinOp, ndims: tuple) -> ast.Tuple:
+    """The shape of ``X @ Y`` from its operands' shapes (``(A.shape[0], B.shape[1])``, with the
+    axes swapped for a transposed operand), so that allocating the product's adjoint does not
+    read the product: the forward sweep can drop a product nothing else reads.  ``ndims`` as
+    in :func:`product_adjoint`."""
+    (a, ta), (b, tb) = _operand(product.left), _operand(product.right)
+    nx, ny = ndims
+
+    def extent(arr, axis):
+        return ast.Subscript(value=ast.Attribute(value=name(arr), attr="shape", ctx=ast.Load()),
+                             slice=ast.Constant(axis), ctx=ast.Load())
+    dims = ([extent(a, 1 if ta else 0)] if nx == 2 else []) + ([extent(b, 0 if tb else 1)] if ny == 2 else [])
+    return ast.Tuple(elts=dims, ctx=ast.Load())
+
+
 def product_adjoint(product: ast.BinOp, ndims: tuple, g: str) -> list:
     """The adjoints of a BLAS product ``X @ Y`` as ``[(array, expression), ...]``: ``array`` (the
     name of ``A`` in ``X = A`` or ``X = A.T``) receives ``d_A += expression``.

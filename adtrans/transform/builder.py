@@ -30,13 +30,15 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import array_target, forward_only, iter_stmts, makes_array, reads, scalar_target
+from ..ir.walk import (array_target, forward_only, is_product, iter_stmts, makes_array, product_operands, reads,
+                       scalar_target)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
+from ..rules.linalg import product_shape
 from ..rules.statements import StatementRules
 
 def tag_reverse(rev, s):
@@ -305,7 +307,12 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         if isinstance(s, ast.Assign) and x is not None:
             v = s.value
             if makes_array(s) and self.is_active(x):
-                shape = ast.Call(func=ast.parse("np.zeros_like", mode="eval").body, args=[name(x)], keywords=[])
+                if is_product(v):       # shaped from the operands: the product itself may be dead
+                    ndims = tuple(self.types[n].ndim for n in product_operands(v))
+                    shape = ast.Call(func=ast.parse("np.zeros", mode="eval").body,
+                                     args=[product_shape(v, ndims)], keywords=[])
+                else:
+                    shape = ast.Call(func=ast.parse("np.zeros_like", mode="eval").body, args=[name(x)], keywords=[])
                 fwd.append(ast.Assign(targets=[name(self.adj(x), True)], value=shape))
             elif isinstance(v, ast.Name) and is_array(self.types.get(x)) and self.is_active(x) \
                     and self.adj(x) != self.adj(v.id):
