@@ -1282,9 +1282,10 @@ class ArrayLowering:
         self.materialise_into(tmp, x, pre, like)
         return N(tmp)
 
-    def blas_product(self, a, b, pre, like, target=None):
-        """``prod = A @ B`` (``target`` names the result, else a fresh ``prod``): one statement,
-        tagged ``adtrans_linalg`` with the result's number of dimensions."""
+    def blas_product(self, a, b, pre, like):
+        """``prod = A @ B``: one statement, its value tagged ``adtrans_linalg`` (the result's number
+        of dimensions) and ``adtrans_position`` (the user's expression); ``P = A @ B`` renames
+        ``prod`` to ``P`` afterwards (:meth:`assign_name`)."""
         dt = "float64"
         ka, kb = a.shape[-1], b.shape[0]
         if not same(ka.extent, kb.extent):
@@ -1297,16 +1298,15 @@ class ArrayLowering:
             ([self.extent_atom(b.shape[1], pre)] if b.ndim == 2 else [])
         product = ast.BinOp(left=left, op=ast.MatMult(), right=right)
         product.adtrans_linalg, product.adtrans_position = nd, _position(like)
-        tmp = target or self.fresh("prod")
+        tmp = self.fresh("prod")
         pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=product), like))
         self.info[tmp] = (nd, dt)
         self.blas_extents[tmp] = extents
         return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
 
-    def matmul(self, a, b, pre, like, target=None):
-        """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else
-        the loop nest (``i, k, j`` for two matrices).  ``target``: the name the caller binds the
-        result to (used by the BLAS statement only)."""
+    def matmul(self, a, b, pre, like):
+        """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else the loop nest
+        (``i, k, j`` for two matrices)."""
         if a.ndim == 0 or b.ndim == 0:
             return elementwise([a, b], join_dtypes([a.dtype, b.dtype]),
                                lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
@@ -1314,7 +1314,7 @@ class ArrayLowering:
         if a.ndim > 2 or b.ndim > 2:
             raise self.err(like, "matrix product of arrays with more than 2 dimensions", "write the loops")
         if self.stays_blas(a, b, like):
-            return self.blas_product(a, b, pre, like, target)
+            return self.blas_product(a, b, pre, like)
         dt = join_dtypes([a.dtype, b.dtype])
         ka = a.shape[-1]
         kb = b.shape[0]
