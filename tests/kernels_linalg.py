@@ -4,6 +4,8 @@ rules (adtrans/rules/linalg.py), plus cases that must stay loop nests.  Small si
 import numpy as np
 from numba import njit, prange
 
+WEIGHTS = np.linspace(0.5, 1.5, 12).reshape(4, 3)       # a module-level array used as an operand
+
 
 @njit
 def mm_out(A, B, C):
@@ -95,3 +97,21 @@ def gemm_loops(alpha, C, A, B):
         for k in range(nk):
             for j in range(nj):
                 C[i, j] += alpha * A[i, k] * B[k, j]
+
+
+@njit
+def global_operand(A):
+    return np.sum(np.cos(A @ WEIGHTS))
+
+
+@njit
+def result_written_later(A, B, steps):
+    P = A @ B
+    for t in range(steps):
+        P[0, :] = np.sin(P[0, :]) * P[1, :]
+    return np.sum(P * P)
+
+
+@njit
+def tanh_matvec(A, x):
+    return np.sum(np.tanh(A @ x))

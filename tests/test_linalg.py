@@ -60,6 +60,8 @@ CASES = [
     (K.outer_and_vdot, lambda: [u(3), u(3, seed=1), u(3, 3)]),
     (K.product_then_prange, lambda: [u(3, 4), u(4, 5), u(5)]),
     (K.gemm_loops, lambda: [1.5, u(3, 5), u(3, 4), u(4, 5)]),
+    (K.global_operand, lambda: [u(3, 4)]),
+    (K.result_written_later, lambda: [u(3, 4), u(4, 5), 3]),
 ]
 
 
@@ -91,6 +93,16 @@ def test_returned_product_takes_an_array_seed():
     np.testing.assert_allclose(dA, W @ B.T, rtol=1e-12)
     np.testing.assert_allclose(dB, A.T @ W, rtol=1e-12)
     np.testing.assert_allclose(dA, _seeded_fd(K.returns_product, [A, B], [W], 0), rtol=1e-7, atol=1e-9)
+
+
+def test_strided_arguments_get_the_closed_form():
+    """A non-contiguous argument (and shadow): Numba's BLAS call copies it; += writes the view."""
+    base, x = u(4, 10), u(5)
+    A, dA, dx = base[:, ::2], np.zeros((4, 10))[:, ::2], np.zeros(5)
+    adtrans.autodiff(K.tanh_matvec, adtrans.Duplicated(A, dA), adtrans.Duplicated(x, dx))
+    g = 1.0 - np.tanh(A @ x) ** 2
+    np.testing.assert_allclose(dA, np.outer(g, x), rtol=1e-12)
+    np.testing.assert_allclose(dx, A.T @ g, rtol=1e-12)
 
 
 def test_returned_matvec_and_vecmat():

@@ -24,7 +24,7 @@ import copy
 
 from ..analyse.types import is_array
 from ..ir.nodes import add_to, name
-from ..ir.walk import is_product, product_operands
+from ..ir.walk import is_product
 from .linalg import product_adjoint
 from .scalar import INTRINSIC, partials
 
@@ -168,9 +168,8 @@ class StatementRules:
         """``P = X @ Y`` (a BLAS product, operands ``A`` / ``A.T``): ``dA += G @ Y.T`` and
         ``dB += X.T @ G`` as whole-array BLAS statements (:func:`.linalg.product_adjoint`)."""
         b, p, v = self.b, s.targets[0].id, s.value
-        ndims = tuple(b.types[n].ndim for n in product_operands(v))
         out = []
-        for arr, expr in product_adjoint(v, ndims, b.adj(p)):
+        for arr, expr in product_adjoint(v, b.operand_ndims(v), b.adj(p)):
             if b.is_active(arr):
                 out.append(ast.AugAssign(target=name(b.adj(arr), True), op=ast.Add(), value=expr))
         return out

@@ -115,6 +115,14 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
     def is_active(self, x: str) -> bool:
         return x in self.act.active
 
+    def operand_ndims(self, product) -> tuple:
+        """Numbers of dimensions of a BLAS product's operands (arguments, locals, global arrays)."""
+        out = []
+        for n in product_operands(product):
+            ty = self.types.get(n)
+            out.append(ty.ndim if ty is not None else self.norm.global_arrays[n].ndim)
+        return tuple(out)
+
     def cast_of(self, x):
         ty = self.types.get(x)
         if ty is not None and is_array(ty):
@@ -308,7 +316,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
             v = s.value
             if makes_array(s) and self.is_active(x):
                 if is_product(v):       # shaped from the operands: the product itself may be dead
-                    ndims = tuple(self.types[n].ndim for n in product_operands(v))
+                    ndims = self.operand_ndims(v)
                     shape = ast.Call(func=ast.parse("np.zeros", mode="eval").body,
                                      args=[product_shape(v, ndims)], keywords=[])
                 else:
