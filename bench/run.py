@@ -155,7 +155,8 @@ def rows(repeats, quick, only=None):
 
 
 def array_rows(repeats, quick):
-    """Whole-array NumPy kernels (bench/array_kernels.py), lowered to loops by adtrans."""
+    """Whole-array NumPy kernels (bench/array_kernels.py): lowered to loops by adtrans, matrix products
+    kept as BLAS (bench/blas_rows.py times the gemm and 2mm rows alone)."""
     rng = np.random.default_rng(1)
     out = []
     n, steps = (2000, 200) if not quick else (500, 50)
@@ -172,10 +173,10 @@ def array_rows(repeats, quick):
     A, B, C, D = (rng.uniform(-1, 1, (k, k)) for _ in range(4))
     out.append(case(f"gemm @ {k}x{k}", lambda: AK.gemm_at(A, B, C),
                     lambda: adtrans.grad(AK.gemm_at, argnums=(0, 1))(A, B, C), repeats=repeats,
-                    note="primal: BLAS; adjoint: i-k-j loops"))
+                    note="primal and adjoint: BLAS (rules/linalg.py)"))
     out.append(case(f"2mm @ {k}x{k}", lambda: AK.two_mm_at(A, B, C, D),
                     lambda: adtrans.grad(AK.two_mm_at, argnums=(0, 1, 2))(A, B, C, D), repeats=repeats,
-                    note="primal: BLAS; adjoint: i-k-j loops"))
+                    note="primal and adjoint: BLAS (rules/linalg.py)"))
     N = 1_000_000 if not quick else 100_000
     xs = rng.uniform(-3, 3, N)
     out.append(case(f"log-sum-exp n={N}", lambda: AK.logsumexp(xs), lambda: adtrans.grad(AK.logsumexp)(xs),

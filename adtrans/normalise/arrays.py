@@ -43,6 +43,7 @@ class ArrayLowering:
         self.renames: dict = {}
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
+        self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -421,6 +422,13 @@ class ArrayLowering:
             if made is not None:
                 return made
         arr = self.value(value, pre)
+        if t not in self.info and t not in self.params and pre and _blas_result(pre[-1], arr):
+            # P = A @ B: P is bound to the BLAS product itself (no copy loop)
+            made = pre[-1].targets[0].id
+            pre[-1].targets[0] = N(t, True)
+            self.info[t] = self.info.pop(made)
+            self.blas_extents[t] = self.blas_extents.pop(made)
+            return []
         self.materialise_into(t, arr, pre, s)
         return []
 
@@ -1760,13 +1768,68 @@ class ArrayLowering:
         raise self.err(like, f"reduction {kind}")
 
     # --------------------------------------------------------- linear algebra
+    def stays_blas(self, a, b, like) -> bool:
+        """Whether the product of ``a`` and ``b`` stays one BLAS statement (``prod = A @ B``, with
+        an array-level adjoint in :mod:`adtrans.rules.linalg`) instead of a loop nest: a float64
+        matrix-matrix, matrix-vector or vector-matrix product at the kernel's function level (not
+        in a loop or branch, not in an inlined helper), unless the normaliser found that one of
+        its operands is written after it (``blas_off``: then the loops keep every value right)."""
+        return (self.depth == 0 and len(self.n.stack) == 1 and a.dtype == b.dtype == "float64"
+                and (a.ndim, b.ndim) in ((2, 2), (2, 1), (1, 2))
+                and _position(like) not in getattr(self.n, "blas_off", ()))
+
+    def blas_operand(self, x, pre, like):
+        """``x`` as a BLAS operand: ``A`` or ``A.T`` for a whole array (or its transpose), else a
+        fresh array holding ``x`` (the copy loop is element-wise; its adjoint gathers into ``x``'s
+        base)."""
+        if isinstance(x, Ref) and not x.view.fixed and x.view.base not in self.views \
+                and len(x.view.axes) == x.view.base_ndim:
+            order = [a.base for a in x.view.axes]
+            own = [a.length for a in View.whole(x.view.base, x.view.base_ndim, x.view.dtype).axes]
+            made = self.blas_extents.get(x.view.base) or own       # a product's extents are its operands'
+            whole = all(is_const(a.start, 0) and is_const(a.step, 1) and
+                        (same(a.length, own[a.base]) or same(a.length, made[a.base])) for a in x.view.axes)
+            if whole and order == list(range(len(order))):
+                return N(x.view.base)
+            if whole and order == [1, 0]:
+                return ast.Attribute(value=N(x.view.base), attr="T", ctx=ast.Load())
+        tmp = self.fresh("operand")
+        self.materialise_into(tmp, x, pre, like)
+        return N(tmp)
+
+    def blas_product(self, a, b, pre, like):
+        """``prod = A @ B``: one statement, its value tagged ``adtrans_linalg`` (the result's number
+        of dimensions) and ``adtrans_position`` (the user's expression); ``P = A @ B`` renames
+        ``prod`` to ``P`` afterwards (:meth:`assign_name`)."""
+        dt = "float64"
+        ka, kb = a.shape[-1], b.shape[0]
+        if not same(ka.extent, kb.extent):
+            self.check(ka.extent, kb.extent, pre, like)
+        left, right = self.blas_operand(a, pre, like), self.blas_operand(b, pre, like)
+        nd = (a.ndim - 1) + (b.ndim - 1)
+        # the result's extents are the operands' (A.shape[0], not prod.shape[0]): code that only
+        # needs its shape does not keep the product alive (the adjoint may not need its value)
+        extents = ([self.extent_atom(a.shape[0], pre)] if a.ndim == 2 else []) + \
+            ([self.extent_atom(b.shape[1], pre)] if b.ndim == 2 else [])
+        product = ast.BinOp(left=left, op=ast.MatMult(), right=right)
+        product.adtrans_linalg, product.adtrans_position = nd, _position(like)
+        tmp = self.fresh("prod")
+        pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=product), like))
+        self.info[tmp] = (nd, dt)
+        self.blas_extents[tmp] = extents
+        return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
+
     def matmul(self, a, b, pre, like):
+        """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else the loop nest
+        (``i, k, j`` for two matrices)."""
         if a.ndim == 0 or b.ndim == 0:
             return elementwise([a, b], join_dtypes([a.dtype, b.dtype]),
                                lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
                                lambda p, q: self.check(p, q, pre, like))
         if a.ndim > 2 or b.ndim > 2:
             raise self.err(like, "matrix product of arrays with more than 2 dimensions", "write the loops")
+        if self.stays_blas(a, b, like):
+            return self.blas_product(a, b, pre, like)
         dt = join_dtypes([a.dtype, b.dtype])
         ka = a.shape[-1]
         kb = b.shape[0]
@@ -2092,6 +2155,20 @@ class ArrayLowering:
 
 
 # --------------------------------------------------------------- functions
+def _position(node):
+    """Where a user's expression is (the key of :attr:`Normaliser.blas_off`)."""
+    return (getattr(node, "lineno", None), getattr(node, "col_offset", None),
+            getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+
+
+def _blas_result(s, arr) -> bool:
+    """Whether value ``arr`` is, whole and untransposed, the array BLAS statement ``s`` makes."""
+    if not (isinstance(s, ast.Assign) and getattr(s.value, "adtrans_linalg", None) and isinstance(arr, Ref)):
+        return False
+    v = arr.view
+    return v.base == s.targets[0].id and not v.fixed and [a.base for a in v.axes] == list(range(v.base_ndim))
+
+
 def _matmul_ndim(l, r):
     if l == 0 or r == 0:
         return max(l, r)

@@ -18,7 +18,10 @@ the prange race analysis and the tapes serve NumPy code too):
 - reductions (``sum``, ``prod``, ``mean``, ``var``, ``std``, ``max``, ``min``,
   ``argmax``/``argmin``, ``any``/``all``, with and without ``axis``) and linear
   algebra (``dot``, ``vdot``, ``@``, ``outer``, ``np.linalg.norm``, ``trace``):
-  accumulation loops (a matrix product is the ``i, k, j`` loop nest);
+  accumulation loops (a matrix product is the ``i, k, j`` loop nest), except a
+  float64 matrix-matrix, matrix-vector or vector-matrix product at the kernel's
+  function level, which stays one BLAS statement ``prod = A @ B`` (operands
+  ``A``/``A.T``) with the array-level adjoint of :mod:`adtrans.rules.linalg`;
 - creation (``zeros``/``ones``/``empty``/``full`` and ``*_like`` stay
   allocations; ``arange``, ``linspace``, ``eye``, ``copy``, ``ascontiguousarray``
   become loops) and the shape functions ``reshape``, ``ravel``, ``flatten``,
@@ -82,11 +85,12 @@ TABLE = {
     "argmax": ("constant", "an index (no derivative); axis= gives an index array"),
     "argmin": ("constant", "an index (no derivative); axis= gives an index array"),
     "any": ("constant", "boolean"), "all": ("constant", "boolean"),
-    "dot": ("differentiated", "1-D/2-D operands, lowered to loops"),
-    "vdot": ("differentiated", "flattened dot product"),
-    "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands, lowered to loops"),
-    "outer": ("differentiated", "1-D operands"),
-    "trace": ("differentiated", "2-D, main diagonal"),
+    "dot": ("differentiated", "1-D/2-D operands; float64 matrix products at function level stay BLAS "
+                              "(adjoint `dA += G @ B.T`), others are lowered to loops"),
+    "vdot": ("differentiated", "flattened dot product (a loop)"),
+    "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands: as `np.dot`"),
+    "outer": ("differentiated", "1-D operands (a loop nest)"),
+    "trace": ("differentiated", "2-D, main diagonal (a loop)"),
     "linalg.norm": ("differentiated", "vectors: ord 1, 2, inf, -inf, p > 0; matrices: 'fro', 1, inf, -1, -inf "
                                       "(the spectral norm ord=2 refused); axis= an integer"),
     "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),

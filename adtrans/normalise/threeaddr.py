@@ -32,6 +32,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import Rename, name
+from ..ir.walk import array_target, is_product, iter_stmts, product_operands, reads, scalar_target
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
@@ -522,7 +523,8 @@ class Normaliser:
             return
         if isinstance(rhs, ast.Name) and rhs.id in self.arrays:
             self.arrays.add(target)
-        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
+        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc" or \
+                getattr(rhs, "adtrans_linalg", None):
             self.arrays.add(target)
         node = ast.copy_location(ast.Assign(targets=[name(target, True)], value=rhs), like)
         out.append(node)
@@ -568,9 +570,10 @@ class Normaliser:
         if isinstance(expr, (ast.Constant, ast.Name)):
             return self.atom(expr, out, base)
         if isinstance(expr, ast.BinOp):
-            if isinstance(expr.op, (ast.MatMult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)) \
-                    and isinstance(expr.op, ast.MatMult):
-                raise self.err(expr, "matrix product `@`", "write the loops")
+            if isinstance(expr.op, ast.MatMult):
+                if getattr(expr, "adtrans_linalg", None) is None:
+                    raise self.err(expr, "matrix product `@`", "write the loops")
+                return self.blas_product(expr)
             l = self.atom(expr.left, out, base)
             r = self.atom(expr.right, out, base)
             return ast.copy_location(ast.BinOp(left=l, op=expr.op, right=r), expr)
@@ -646,6 +649,18 @@ class Normaliser:
                       ast.Starred: "starred expression"}
         raise self.err(expr, constructs.get(type(expr), type(expr).__name__),
                        "keep kernels to scalar arithmetic, array elements and loops")
+
+    def blas_product(self, expr):
+        """A BLAS statement's right-hand side made by the array lowering (``A @ B``, ``A.T @ B``):
+        kept whole, its operands resolved; tagged ``adtrans_linalg`` (the result's ndim)."""
+        def operand(x):
+            if isinstance(x, ast.Attribute):
+                return ast.Attribute(value=self.name(x.value), attr="T", ctx=ast.Load())
+            return self.name(x)
+        node = ast.copy_location(ast.BinOp(left=operand(expr.left), op=ast.MatMult(),
+                                           right=operand(expr.right)), expr)
+        node.adtrans_linalg, node.adtrans_position = expr.adtrans_linalg, expr.adtrans_position
+        return node
 
     def subscript_parts(self, node: ast.Subscript, out):
         if not isinstance(node.value, ast.Name):
@@ -853,6 +868,43 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
     arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
     (read-only constants, see :mod:`.lists`)."""
-    n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
-    n.scalar_types = dict(scalar_types or {})
-    return n.run()
+    blas_off = set()
+    while True:
+        n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
+        n.scalar_types = dict(scalar_types or {})
+        n.blas_off = blas_off
+        norm = n.run()
+        overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
+        if not overwritten:
+            return norm
+        blas_off = blas_off | overwritten     # lower those products to loops and normalise again
+
+
+def overwritten_products(body, arrays) -> set:
+    """Positions (``adtrans_position``) of the BLAS products in ``body`` an operand of which is
+    written, rebound or passed to a call after the product: the product's array-level adjoint
+    reads its operands at the end of the forward sweep, so those are lowered to loops instead
+    (whose strategies save what is overwritten)."""
+    alias = {}
+    for s, _ in iter_stmts(body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
+                and s.targets[0].id in arrays and s.value.id in arrays:
+            alias[s.targets[0].id] = s.value.id
+
+    def root(a):
+        seen = set()
+        while a in alias and a not in seen:
+            seen.add(a)
+            a = alias[a]
+        return a
+    out = set()
+    for k, s in enumerate(body):
+        if not (isinstance(s, ast.Assign) and is_product(s.value)):
+            continue
+        ops = {root(a) for a in product_operands(s.value)}
+        for t, _ in iter_stmts(body[k + 1:]):
+            hit = array_target(t) or scalar_target(t)
+            if (hit is not None and root(hit) in ops) or (isinstance(t, ast.Expr) and {root(x) for x in reads(t)} & ops):
+                out.add(s.value.adtrans_position)
+                break
+    return out
