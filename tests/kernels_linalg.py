@@ -115,3 +115,16 @@ def result_written_later(A, B, steps):
 @njit
 def tanh_matvec(A, x):
     return np.sum(np.tanh(A @ x))
+
+
+@njit
+def ridge_loss(A, x, b, lam):
+    """Least squares with a ridge term, as users write it: vector @ vector is a number."""
+    r = A @ x - b
+    return r @ r + lam * (x @ x)
+
+
+@njit
+def quadratic_form(w, S):
+    """Portfolio variance w' S w, left to right (`w @ S` is a vector)."""
+    return w @ S @ w

@@ -213,3 +213,15 @@ def test_products_whose_operands_change_later_or_sit_in_loops_stay_loops():
                           (K.product_in_time_loop, ("dup", "dup", "const"), [u(4, 4), u(4), 3])):
         code = _code(adtrans.source(fn, act, *args))
         assert not any("@" in ln for ln in code[1:]), code
+
+
+def test_vector_products_that_are_numbers():
+    """`r @ r` and `w @ S @ w` in a scalar context: FD-checked and against the closed forms
+    2 A^T (A x - b) + 2 lam x and (S + S^T) w."""
+    A, x, b = u(6, 3), u(3, seed=1), u(6, seed=2)
+    check(K.ridge_loss, [A, x, b, 0.3])
+    np.testing.assert_allclose(adtrans.grad(K.ridge_loss, argnums=1)(A, x, b, 0.3),
+                               2 * A.T @ (A @ x - b) + 0.6 * x, rtol=1e-12)
+    S = u(3, 3, seed=4)
+    check(K.quadratic_form, [x, S])
+    np.testing.assert_allclose(adtrans.grad(K.quadratic_form)(x, S), (S + S.T) @ x, rtol=1e-12)

@@ -2040,6 +2040,10 @@ class ArrayLowering:
             return e
         if isinstance(e, ast.Call):
             return self.scalar_call(e, pre)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult) and self.ndim(e) == 0:
+            # `r @ r`, `w @ S @ w`: a number, the dot product of two vectors
+            dot = ast.copy_location(ast.Call(func=self.npf("dot"), args=[e.left, e.right], keywords=[]), e)
+            return self.scalar_call(dot, pre)
         if self.ndim(e) > 0:
             raise self.err(e, f"array expression `{ast.unparse(e)}` where a number is expected",
                            "reduce it (np.sum, np.max ...) or index it")
