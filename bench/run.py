@@ -13,8 +13,13 @@ import sys
 import time
 from pathlib import Path
 
-import numba
-import numpy as np
+# BLAS on one thread (set before NumPy loads it): the @njit kernels run on one thread unless they
+# use prange, so primal and gradient are compared on the same footing; on a shared 2-core machine
+# a multithreaded BLAS also makes the primal rows noisy.  Override by setting it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
