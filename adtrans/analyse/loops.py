@@ -26,7 +26,7 @@ def assigned_scalars(body) -> set:
 
 class LoopAnalysis:
     """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder` (uses its ``norm``,
-    ``sites``, ``ancestors``, ``rules`` and ``_needed_cache``)."""
+    ``sites``, ``ancestors``, ``rules``, ``cost_taped`` and ``_needed_cache``)."""
 
     def live_in_of(self, loop) -> set:
         inside = {id(s) for s, _ in iter_stmts(loop.body)}
@@ -259,6 +259,7 @@ class LoopAnalysis:
         if key in self._needed_cache:
             return self._needed_cache[key]
         stmts = [s for s, _ in iter_stmts(loop.body)]
+        taped = self.cost_taped.get(key, ())
         need = set(reads(loop.iter)) if isinstance(loop, ast.For) else set()
         for s in stmts:
             if isinstance(s, (ast.If, ast.For, ast.While)):
@@ -273,7 +274,7 @@ class LoopAnalysis:
                 if not isinstance(s, (ast.Assign, ast.AugAssign)):
                     continue
                 t = scalar_target(s) or array_target(s)
-                if t in need:
+                if t in need and id(s) not in taped:    # a value popped from the tape needs no operands
                     new = reads(s) - need
                     if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
                             isinstance(s.value.value, ast.Name):

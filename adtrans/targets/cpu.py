@@ -15,6 +15,7 @@ IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads
 class CpuTarget(Target):
     """``@njit`` kernels (also ``parallel=True`` with prange)."""
     kind = "cpu"
+    tape_by_cost = True
 
     def imports(self) -> str:
         return IMPORTS
