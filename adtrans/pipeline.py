@@ -33,6 +33,7 @@ class Generated:
     parallel: bool
     where: dict = None          # line of the function source -> (user's file, line)
     seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
+    tape_pools: list = None     # dtypes of the optional trailing tape-pool arguments (CPU target)
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -87,7 +88,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
-                     where=where, seed_args=len(norm.seed_params))
+                     where=where, seed_args=len(norm.seed_params), tape_pools=conv.get("tape_pools") or [])
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

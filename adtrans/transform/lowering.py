@@ -124,6 +124,16 @@ class CpuLowering(MarkerLowering):
             st.adtrans_tape = (k, tape, top)
         return code
 
+    @property
+    def pooled(self) -> list:
+        """Dtypes of the function scope's tapes: taken from and kept in a pool argument each."""
+        return sorted(self.b.tape_dtypes.get(self.b.scopes[0].id, ()))
+
+    @staticmethod
+    def pool_name(dt) -> str:
+        return f"tape_pool_{dt}"
+
     def tape_start(self, scope, dt):
-        size = 1024 if scope.parent is None else 64
-        return scope.tape_rows.get(dt, f"np.empty({size}, np.{dt})")
+        if scope.parent is None:
+            return f"tape_take({self.pool_name(dt)}, 1024, np.{dt})"
+        return scope.tape_rows.get(dt, f"np.empty(64, np.{dt})")
