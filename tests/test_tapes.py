@@ -80,6 +80,8 @@ def test_loop_invariant_value_is_saved_once_per_loop():
     # c is pushed once, before the inner loop (whose comment follows the saves), not inside it
     assert src.count("tape_float64[top_float64] = c\n") == 1
     assert src.index("tape_float64[top_float64] = c\n") < note.start()
+    # the copy of u taken before the recomputed loop over u is read from the tape in place
+    assert "u_before_loop = tape_view(tape_float64, top_float64, u)" in src and "np.empty_like" not in src
 
 
 def test_cheap_values_recomputed_in_taped_loop():

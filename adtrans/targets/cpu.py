@@ -9,7 +9,7 @@ from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target
 
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
-                          "tape_pop_array, tape_push_array, tape_take, thread_id\n")
+                          "tape_pop_array, tape_push_array, tape_take, tape_view, thread_id\n")
 
 
 class CpuTarget(Target):

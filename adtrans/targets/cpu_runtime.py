@@ -92,6 +92,13 @@ def tape_push_array(tape, top, arr):
 
 
 @njit(cache=True)
+def tape_view(tape, top, like):
+    """The ``like.size`` entries of ``tape`` from ``top`` on, shaped like ``like`` (a view: the
+    caller has popped them and pushes nothing while it reads the view)."""
+    return tape[top:top + like.size].reshape(like.shape)
+
+
+@njit(cache=True)
 def tape_pop_array(tape, top, out):
     """Pop ``out.size`` elements into the C-contiguous array ``out``; returns the new top."""
     n = out.size

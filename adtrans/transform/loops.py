@@ -144,7 +144,8 @@ class LoopStrategies:
         f, r = self.block(L.body, scope, depth + 1)
         self.saved_per_loop -= ids
         redone = self.cheap_redone.pop(id(L.body), [])
-        once = [s.targets[0].id for s in invariant if s.targets[0].id not in redone]
+        read_back = {n.id for st in r for n in ast.walk(st) if isinstance(n, ast.Name)}
+        once = [s.targets[0].id for s in invariant if s.targets[0].id not in redone and s.targets[0].id in read_back]
         choice = f"; saved once, not per iteration (loop-invariant): {', '.join(once)}" if once else ""
         if redone:
             choice += f"; recomputed in the reverse sweep, not taped (cheap): {', '.join(redone)}"
