@@ -173,8 +173,10 @@ class LoopStrategies:
         """Statements of ``L``'s body (not nested) whose value the reverse sweep of a recomputed
         loop pops from the tape instead of computing it again: a float scalar assigned once, by
         a costly intrinsic (:data:`~adtrans.rules.derivatives.COSTLY`), that the reverse reads
-        and the forward sweep computes here (cache or recompute by cost)."""
-        if not self.tape_by_cost:
+        and the forward sweep computes here (cache or recompute by cost).  Not inside a
+        ``prange`` iteration, whose per-thread tape starts small and would grow (allocate) in
+        every iteration that pushes a loop's worth of values."""
+        if not self.tape_by_cost or scope.tape_scope.prange_var is not None:
             return []
         out = []
         for s in L.body:
