@@ -342,13 +342,14 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
 
     def _read_outside(self, region, x) -> bool:
         """Whether a statement of the kernel outside ``region`` (and its nested statements) reads ``x``."""
+        if "readers" not in self._needed_cache:
+            readers = defaultdict(list)         # name -> ids of the statements reading it
+            for t, _ in iter_stmts(self.norm.body):
+                for y in (reads(t) if isinstance(t, (ast.For, ast.While, ast.If)) else _loads(t)):
+                    readers[y].append(id(t))
+            self._needed_cache["readers"] = readers
         inside = {id(t) for t, _ in iter_stmts(region)}
-        for t, _ in iter_stmts(self.norm.body):
-            if id(t) in inside:
-                continue
-            if x in (reads(t) if isinstance(t, (ast.For, ast.While, ast.If)) else _loads(t)):
-                return True
-        return False
+        return any(r not in inside for r in self._needed_cache["readers"].get(x, ()))
 
     # -------------------------------------------------------- statements
     def stmt(self, s, scope, depth):
