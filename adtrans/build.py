@@ -25,7 +25,7 @@ def compiled(fn, activity: tuple, argtypes: tuple, target: Target = CPU):
         if hit is None:
             gen = disk_key = None
             if target.disk_cache:
-                disk_key = gencache.key_of(primal, activity, argtypes)
+                disk_key = gencache.key_of(primal, activity, argtypes, extra=target.key[1:])
                 gen = gencache.load(disk_key)
             if gen is None:
                 gen = generate(primal, activity, argtypes, target)

@@ -18,7 +18,7 @@ from .compile import load_module
 from .dispatch import target_of
 from .errors import ActivityError, UnsupportedError
 from .pipeline import generate_tangent, module_source
-from .targets.cpu import CPU
+from .targets.cpu import CPU, CPU_PLAIN
 
 _LOCK = threading.RLock()
 _TANGENTS: dict = {}
@@ -33,7 +33,7 @@ def tangent_adjoint(fn, activity: tuple, argtypes: tuple, inputs: tuple):
     with _LOCK:
         hit = _TANGENTS.get(key)
         if hit is None:
-            gen, _ = compiled(fn, activity, argtypes, CPU)
+            gen, _ = compiled(fn, activity, argtypes, CPU_PLAIN)     # no tape pools or views
             tan = generate_tangent(primal, gen, activity, argtypes, inputs)
             text, digest = module_source([tan], f"{primal.filename}:{primal.name} (tangent of the adjoint)",
                                          primal.source + "\0tangent " + repr(inputs), CPU)

@@ -599,3 +599,17 @@ def variable_steps_loops(x, k):
     for i in range(0, n, k):
         t += x[i] ** 3
     return s + np.sum(x * x) + t
+
+
+@njit
+def lagged_products(x, k):
+    """Autocorrelation at a lag known at run time: `x[:-k]` is x[:n - k] (k > 0)."""
+    xc = x - np.mean(x)
+    return np.dot(xc[:-k], xc[k:]) / np.dot(xc, xc) + np.sum(x[-k:] ** 2)
+
+
+@njit
+def identity_weighted(x):
+    """`np.eye` (NumPy's own Python function, not a helper to inline)."""
+    eye = np.eye(x.shape[0])
+    return np.sum(eye * np.outer(x, x))

@@ -196,3 +196,14 @@ def test_shape_checks_are_hoisted_out_of_time_loops_and_prange_bodies():
     with pytest.raises(ValueError, match="broadcast"):
         adtrans.autodiff(K.jacobi_1d, *dup(u(10), u(9)), adtrans.Const(3))
     adtrans.autodiff(K.jacobi_1d, *dup(u(10), u(9)), adtrans.Const(0))   # a loop that does not run checks nothing
+
+
+def test_slice_bounds_negative_at_run_time():
+    x = np.linspace(0.1, 1.0, 7) ** 2
+    for k in (1, 3):
+        check(K.lagged_products, [x, k])
+
+
+def test_eye_is_numpys_not_an_inlined_helper():
+    x = np.linspace(0.2, 0.9, 4)
+    np.testing.assert_allclose(adtrans.grad(K.identity_weighted)(x), 2 * x, rtol=1e-14)

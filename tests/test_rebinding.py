@@ -118,6 +118,37 @@ def view_rebound_at_top_level(A, a):
     return s + row[0] * a * row[1]
 
 
+@njit
+def rebound_through_a_temporary(a0, n):
+    a = a0.copy()
+    for _ in range(n):
+        m = 2.0 * a * a
+        a = m + 1.0
+    return np.sum(a)
+
+
+@njit
+def normalised_iteration(x, steps):
+    alpha = x / np.sum(x)
+    for _ in range(steps):
+        nxt = np.exp(-alpha) * alpha
+        alpha = nxt / np.sum(nxt)
+    return np.sum(alpha * np.arange(alpha.shape[0]))
+
+
+@njit
+def three_level_leapfrog(u0, c, steps):
+    u_old = u0.copy()
+    u = u0.copy()
+    for _ in range(steps):
+        lap = np.zeros_like(u)
+        lap[1:-1] = u[2:] - 2.0 * u[1:-1] + u[:-2]
+        u_new = 2.0 * u - u_old + c * lap
+        u_old = u
+        u = u_new
+    return np.sum(u * u) + np.sum(u_old)
+
+
 V = np.array([0.2, 0.5, 0.9, 0.4, 0.7])
 
 
@@ -144,6 +175,12 @@ def test_stencil_copy_then_rebind():
 
 def test_view_rebound_at_top_level():
     check(view_rebound_at_top_level, [np.arange(1.0, 7.0).reshape(3, 2), 0.5])
+
+
+def test_rebound_through_temporaries_in_time_loops():
+    check(rebound_through_a_temporary, [V.copy() * 0.5, 3])
+    check(normalised_iteration, [V.copy(), 3])
+    check(three_level_leapfrog, [V.copy(), 0.1, 4])
 
 
 def test_rebinding_in_a_branch():

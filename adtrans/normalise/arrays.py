@@ -12,6 +12,7 @@ import copy
 import os
 
 from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
+                          is_helper_object,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
@@ -94,9 +95,7 @@ class ArrayLowering:
         if dotted is None:
             return False
         found, obj = self.n.resolver.lookup(dotted)
-        if found and hasattr(obj, "py_func"):
-            return True
-        if found and callable(obj) and type(obj).__name__ == "function" and obj.__module__ not in ("math",):
+        if found and is_helper_object(obj):
             return True
         return not found and self.n.resolver.globals is None and dotted in self.n.resolver.file_functions
 
@@ -415,7 +414,9 @@ class ArrayLowering:
             return self.bind_view(t, view, pre, s)
         if t in self.views:
             raise self.err(s, f"`{t}` bound to an array view and then to a new array", "use two names")
-        if self.depth > 0 and (cur in self.info or cur in self.params) and self.mentions(value, cur):
+        fresh_alloc = isinstance(value, ast.Call) and self.numpy_name(value.func) in ALLOC
+        if self.depth > 0 and (cur in self.info or cur in self.params) and not fresh_alloc:
+            # `a = f(a)`, also through temporaries (`m = 2 * a; a = m + 1`): written into a's array
             return self.rebind_in_place(t, cur, value, pre, s)
         if isinstance(value, ast.Call):
             made = self.assign_call(t, value, pre, s)
@@ -494,6 +495,10 @@ class ArrayLowering:
         ok = (made_here and not any(self.mentions(x, src) for x in body[:made_here[0]])
               and not any(self.mentions(x, src) for x in rest + later)
               and t not in _written_arrays(rest))
+        # or neither name is written element-wise anywhere from here on (rebinding a name is not
+        # a write): `u_old = u; u = u_new` (a three-level time loop) copies the same values
+        stored = _written_arrays(loop_body + later, rebinding=False)
+        ok = ok or (t not in stored and src not in stored)
         if not ok:
             raise self.err(s, f"`{t} = {src}` inside a loop or branch (two names for one array)",
                            f"copy the values: `{t}[:] = {src}`, or `{t} = {src}.copy()`")
@@ -956,6 +961,19 @@ class ArrayLowering:
             v = self.scalar(b, pre)
             if is_const(v) and v.value < 0:
                 return add(copy.deepcopy(n), v)
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
+                # `x[:-k]` with k known at run time: n - k where k > 0, as Python (and -k itself,
+                # clipped to the axis, where k <= 0: `x[:-0]` is empty)
+                e = v.operand
+                nm = self.fresh("bound")
+                self.sdt[nm] = "int64"
+                pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
+                val = ast.IfExp(test=pos,
+                                body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
+                                              keywords=[]),
+                                orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
+                pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
+                return N(nm)
             return v
         lo, hi = bound(sl.lower), bound(sl.upper)
         k = step.value
@@ -1005,6 +1023,19 @@ class ArrayLowering:
             v = self.scalar(b, pre)
             if is_const(v) and v.value < 0:
                 return add(copy.deepcopy(n), v)
+            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
+                # `x[:-k]` with k known at run time: n - k where k > 0, as Python (and -k itself,
+                # clipped to the axis, where k <= 0: `x[:-0]` is empty)
+                e = v.operand
+                nm = self.fresh("bound")
+                self.sdt[nm] = "int64"
+                pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
+                val = ast.IfExp(test=pos,
+                                body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
+                                              keywords=[]),
+                                orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
+                pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
+                return N(nm)
             return v
         lo, hi = bound(sl.lower), bound(sl.upper)
         if not neg:
@@ -2237,9 +2268,10 @@ def _ceil_div(span, step):
         left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
 
 
-def _written_arrays(stmts) -> set:
+def _written_arrays(stmts, rebinding=True) -> set:
     """Names ``stmts`` may write or rebind: assignment and augmented-assignment targets (the array
-    under a subscript), ``.fill`` receivers and arrays passed to calls other than NumPy's."""
+    under a subscript), ``.fill`` receivers and arrays passed to calls other than NumPy's; with
+    ``rebinding`` False, names only rebound (``x = ...``) are left out."""
     out = set()
     for s in stmts:
         for n in ast.walk(s):
@@ -2247,6 +2279,8 @@ def _written_arrays(stmts) -> set:
                 n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
             for t in targets:
                 for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    if not rebinding and isinstance(e, ast.Name) and not isinstance(n, ast.AugAssign):
+                        continue
                     r = _root(e) if isinstance(e, ast.Subscript) else e
                     if isinstance(r, ast.Name):
                         out.add(r.id)

@@ -347,3 +347,12 @@ class Refused(Exception):
     def __init__(self, node, construct, hint=""):
         super().__init__(construct)
         self.node, self.construct, self.hint = node, construct, hint
+
+
+def is_helper_object(obj) -> bool:
+    """A function a kernel calls that adtrans inlines: an ``@njit`` dispatcher or a plain Python
+    function (not one of ``math``'s or NumPy's, which are intrinsics or array functions)."""
+    if hasattr(obj, "py_func"):
+        return True
+    mod = getattr(obj, "__module__", None) or ""
+    return callable(obj) and type(obj).__name__ == "function" and mod != "math" and not mod.startswith("numpy")

@@ -37,6 +37,7 @@ from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
+from .arrayvalues import is_helper_object
 from .jumps import JumpLowering
 from .comprehensions import Comprehensions
 from .lists import ListLowering
@@ -692,9 +693,7 @@ class Normaliser:
                 return lowered
         found, obj = self.resolver.lookup(dotted)
         helper = None
-        if found and hasattr(obj, "py_func"):
-            helper = obj
-        elif found and callable(obj) and type(obj).__name__ == "function" and obj.__module__ not in ("math",):
+        if found and is_helper_object(obj):
             helper = obj
         elif not found and self.resolver.globals is None and dotted in self.resolver.file_functions:
             helper = dotted
@@ -783,8 +782,7 @@ class Normaliser:
         """The jitted helper a call names (object, or file-function name), else None."""
         dotted = self.resolver.dotted(call.func)
         found, obj = self.resolver.lookup(dotted) if dotted else (False, None)
-        if found and (hasattr(obj, "py_func") or (callable(obj) and type(obj).__name__ == "function"
-                                                   and obj.__module__ not in ("math",))):
+        if found and is_helper_object(obj):
             return obj
         if dotted and not found and self.resolver.globals is None and dotted in self.resolver.file_functions:
             return dotted

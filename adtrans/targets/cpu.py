@@ -13,9 +13,24 @@ IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads
 
 
 class CpuTarget(Target):
-    """``@njit`` kernels (also ``parallel=True`` with prange)."""
+    """``@njit`` kernels (also ``parallel=True`` with prange).
+
+    ``pools``: the function's tapes come from (and go back to) optional trailing pool arguments,
+    and popped arrays are read in place (see :mod:`adtrans.targets.cpu_runtime`); False gives
+    the plain form (fresh tapes, popped copies) that the tangent of an adjoint (second order,
+    :mod:`adtrans.transform.tangent`) reads back."""
     kind = "cpu"
     tape_by_cost = True
+
+    def __init__(self, pools: bool = True):
+        self.pools = pools
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind,) if self.pools else (self.kind, "plain")
+
+    def digest_parts(self) -> tuple:
+        return () if self.pools else ("plain",)
 
     def imports(self) -> str:
         return IMPORTS
@@ -25,7 +40,7 @@ class CpuTarget(Target):
 
     def lower(self, marked) -> ast.FunctionDef:
         b = marked.builder
-        lowering = CpuLowering(b, marked.result_seeds)
+        lowering = CpuLowering(b, marked.result_seeds, pools=self.pools)
         body = lowering.run(marked.body)
         params = marked.parameters()
         for dt in lowering.pooled:      # the function scope's tapes go back to their pools
@@ -61,3 +76,5 @@ class CpuTarget(Target):
 
 #: The CPU target.
 CPU = CpuTarget()
+#: the CPU target without tape pools or tape views: adjoints meant to be differentiated again
+CPU_PLAIN = CpuTarget(pools=False)

@@ -139,15 +139,17 @@ class CpuLowering(MarkerLowering):
     """Markers -> inline stores and loads on typed tapes (room reserved before loops, see
     :mod:`.capacity`); prange loops -> their rewrite."""
 
-    def __init__(self, builder, seeds: dict):
+    def __init__(self, builder, seeds: dict, pools: bool = True):
         super().__init__(builder, seeds)
+        self.pools = pools          # tapes from pool arguments and popped arrays as views (CpuTarget)
         self.loops = {id(s.loop_node): s for s in builder.scopes if s.loop_node is not None}
         self.prange = PrangeRewriter(builder)
 
     def run(self, body):
         """The lowered statements of the marked ``body``."""
         body = rewrite_stmts(body, self.resolve)
-        return CapacityPlanner().run(pops_as_views(self.scope_starts(body)))
+        body = self.scope_starts(body)
+        return CapacityPlanner().run(pops_as_views(body) if self.pools else body)
 
     def resolve(self, s):
         """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
@@ -176,7 +178,7 @@ class CpuLowering(MarkerLowering):
     @property
     def pooled(self) -> list:
         """Dtypes of the function scope's tapes: taken from and kept in a pool argument each."""
-        return sorted(self.b.tape_dtypes.get(self.b.scopes[0].id, ()))
+        return sorted(self.b.tape_dtypes.get(self.b.scopes[0].id, ())) if self.pools else []
 
     @staticmethod
     def pool_name(dt) -> str:
@@ -184,5 +186,5 @@ class CpuLowering(MarkerLowering):
 
     def tape_start(self, scope, dt):
         if scope.parent is None:
-            return f"tape_take({self.pool_name(dt)}, 1024, np.{dt})"
+            return f"tape_take({self.pool_name(dt)}, 1024, np.{dt})" if self.pools else f"np.empty(1024, np.{dt})"
         return scope.tape_rows.get(dt, f"np.empty(64, np.{dt})")
