@@ -1805,7 +1805,8 @@ class ArrayLowering:
         matrix-matrix, matrix-vector or vector-matrix product at the kernel's function level (not
         in a loop or branch, not in an inlined helper), unless the normaliser found that one of
         its operands is written after it (``blas_off``: then the loops keep every value right)."""
-        return (self.depth == 0 and len(self.n.stack) == 1 and a.dtype == b.dtype == "float64"
+        return (getattr(self.n, "blas", True) and self.depth == 0 and len(self.n.stack) == 1
+                and a.dtype == b.dtype == "float64"
                 and (a.ndim, b.ndim) in ((2, 2), (2, 1), (1, 2))
                 and _position(like) not in getattr(self.n, "blas_off", ()))
 

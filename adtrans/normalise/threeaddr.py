@@ -860,17 +860,19 @@ class Normaliser:
 
 
 def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None,
-              list_params=None) -> Normalised:
+              list_params=None, blas=True) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
     or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
     arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
-    (read-only constants, see :mod:`.lists`)."""
+    (read-only constants, see :mod:`.lists`); ``blas``: matrix products at function level may stay
+    BLAS statements (False: every product becomes loops, for adjoints differentiated again)."""
     blas_off = set()
     while True:
         n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
         n.scalar_types = dict(scalar_types or {})
         n.blas_off = blas_off
+        n.blas = blas
         norm = n.run()
         overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
         if not overwritten:

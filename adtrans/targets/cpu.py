@@ -16,9 +16,10 @@ class CpuTarget(Target):
     """``@njit`` kernels (also ``parallel=True`` with prange).
 
     ``pools``: the function's tapes come from (and go back to) optional trailing pool arguments,
-    and popped arrays are read in place (see :mod:`adtrans.targets.cpu_runtime`); False gives
-    the plain form (fresh tapes, popped copies) that the tangent of an adjoint (second order,
-    :mod:`adtrans.transform.tangent`) reads back."""
+    and popped arrays are read in place (see :mod:`adtrans.targets.cpu_runtime`), and matrix
+    products may stay BLAS calls; False gives the plain form (fresh tapes, popped copies, products
+    as loops) that the tangent of an adjoint (second order, :mod:`adtrans.transform.tangent`)
+    reads back."""
     kind = "cpu"
     tape_by_cost = True
 
