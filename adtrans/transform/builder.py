@@ -353,7 +353,7 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
 
     def forward_copy(self, s, scope):
         """The primal statement as the current scope runs it (renamed/dropped when recomputing)."""
-        if scope.mode == "recompute":
+        if scope.mode == "recompute" and not getattr(s, "adtrans_trip_counter", False):
             root = scope.recompute_root
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
                 if s.target.id in self.live_in_of(root) and s.target.id not in (self.carried_scalars(root) or ()):
