@@ -356,8 +356,12 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         if scope.mode == "recompute" and not getattr(s, "adtrans_trip_counter", False):
             root = scope.recompute_root
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                if s.target.id in self.live_in_of(root) and s.target.id not in (self.carried_scalars(root) or ()):
+                x = s.target.id
+                if x in self.live_in_of(root) and x not in (self.carried_scalars(root) or ()) \
+                        and self.pure_accumulator(root.body, x):
                     return None         # outer accumulator: already holds its final value
+                # otherwise the rerun resets `x` (`x = 0.0` in the body) or reads it (a test
+                # `x > c` that ends a loop): it must be recomputed like any other value
             need = self.recompute_needed(root)
             arr, x = array_target(s), scalar_target(s)
             if arr is not None and arr not in need:
