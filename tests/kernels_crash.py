@@ -532,3 +532,136 @@ def last_iteration_threshold(x, reps):
             if y > 1.0:
                 z += x[i]
     return y * z
+
+
+# ---- for/while ... else, break out of a loop over an array or zip, jumps out of a prange ----
+# (a prange left by break or return runs serially in Numba; so does its adjoint)
+
+@njit
+def for_else_return(x, thresh):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            if x[i, j] > thresh:
+                break
+            s += x[i, j]
+        else:
+            return s * s
+    return s
+
+
+@njit
+def break_over_array(x, thresh):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for v in x[i]:
+            if v > thresh:
+                break
+            s = s * 0.5 + v
+    return s
+
+
+@njit(parallel=True)
+def break_in_prange_body(x, out):
+    for i in prange(x.shape[0]):
+        if x[i] > 0.5:
+            break
+        out[i] = x[i] * 2.0
+
+
+@njit(parallel=True)
+def return_in_prange_body(x, out):
+    for i in prange(x.shape[0]):
+        if x[i] > 0.5:
+            return
+        out[i] = x[i] * 2.0
+
+
+@njit
+def break_over_zip(x, y, thresh):
+    s = 0.0
+    for r in range(2):
+        for a, b in zip(x, y):
+            if a * b > thresh:
+                break
+            s = math.sin(s) + a * b
+    return s
+
+
+@njit
+def break_over_array_then_read(x, thresh):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for v in x[i]:
+            if v > thresh:
+                break
+            s = s * 0.5 + v
+        s += v * v
+    return s
+
+
+@njit
+def while_else(x, limit):
+    s = 0.0
+    for i in range(x.shape[0]):
+        y = x[i]
+        k = 0
+        while k < 4:
+            y = y * 1.5
+            k += 1
+            if y > limit:
+                break
+        else:
+            y = -y
+        s += y * x[i]
+    return s
+
+
+@njit
+def for_else_without_break(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for j in range(i):
+            s = s * 0.5 + x[j]
+        else:
+            s += x[i] * x[i]
+    return s
+
+
+@njit
+def for_else_continue_outer(x, thresh):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            if x[i, j] > thresh:
+                break
+        else:
+            continue
+        s = s * 0.9 + x[i, j] * x[i, 0]
+    return s
+
+
+@njit
+def nested_for_else_break_outer(x, thresh):
+    s = 0.0
+    for r in range(3):
+        for i in range(x.shape[0]):
+            for j in range(x.shape[1]):
+                if x[i, j] * (r + 1) > thresh:
+                    break
+            else:
+                break
+            s = s * 0.5 + x[i, j]
+        else:
+            s += 1.0
+    return s
+
+
+@njit
+def break_with_zero_step(x):
+    s = 0.0
+    for i in range(0, x.shape[0], 0):
+        if x[i] > 0.5:
+            break
+        s += x[i]
+    return s

@@ -1,6 +1,10 @@
 """Kernels that crashed or were refused wrongly (issue 13): gradients against finite differences."""
+import inspect
+
 import numpy as np
 import pytest
+
+import adtrans
 
 import kernels_crash as C
 from fdcheck import check
@@ -76,3 +80,32 @@ NESTED_JUMPS = [
 @pytest.mark.parametrize("fn,args,activity", NESTED_JUMPS, ids=[c[0].__name__ for c in NESTED_JUMPS])
 def test_break_continue_return_in_nested_loops(fn, args, activity):
     check(fn, args(np.random.default_rng(7)), activity=activity)
+
+
+ELSE_AND_SEQUENCES = [
+    (C.for_else_return, lambda r: [u(r, 4, 5), 0.95], ("dup", "const")),
+    (C.while_else, lambda r: [u(r, 6), 1.6], ("dup", "const")),
+    (C.for_else_without_break, lambda r: [u(r, 5)], None),
+    (C.for_else_continue_outer, lambda r: [u(r, 5, 4), 0.85], ("dup", "const")),
+    (C.nested_for_else_break_outer, lambda r: [u(r, 4, 3), 1.9], ("dup", "const")),
+    (C.break_over_array, lambda r: [u(r, 4, 5), 0.8], ("dup", "const")),
+    (C.break_over_array_then_read, lambda r: [u(r, 4, 5), 0.8], ("dup", "const")),
+    (C.break_over_zip, lambda r: [u(r, 6), u(r, 6), 0.5], ("dup", "dup", "const")),
+    (C.break_in_prange_body, lambda r: [u(r, 6), np.zeros(6)], None),
+    (C.return_in_prange_body, lambda r: [u(r, 6), np.zeros(6)], None),
+]
+
+
+@pytest.mark.filterwarnings("ignore::numba.NumbaPerformanceWarning")
+@pytest.mark.parametrize("fn,args,activity", ELSE_AND_SEQUENCES, ids=[c[0].__name__ for c in ELSE_AND_SEQUENCES])
+def test_loop_else_and_breaks_out_of_sequences(fn, args, activity):
+    # were refused ("for/while ... else", "break in a loop over something other than range()")
+    # with the line of the `def`, not of the loop
+    check(fn, args(np.random.default_rng(7)), activity=activity)
+
+
+def test_a_jump_that_stays_refused_names_its_loop():
+    with pytest.raises(adtrans.UnsupportedError) as info:
+        adtrans.source(C.break_with_zero_step, ("dup",), np.ones(3))
+    line = inspect.getsourcelines(C.break_with_zero_step.py_func)[1] + 3      # the `for` line
+    assert f"kernels_crash.py:{line}:" in str(info.value) and "step of 0" in str(info.value)
