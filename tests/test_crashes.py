@@ -109,3 +109,22 @@ def test_a_jump_that_stays_refused_names_its_loop():
         adtrans.source(C.break_with_zero_step, ("dup",), np.ones(3))
     line = inspect.getsourcelines(C.break_with_zero_step.py_func)[1] + 3      # the `for` line
     assert f"kernels_crash.py:{line}:" in str(info.value) and "step of 0" in str(info.value)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (C.continue_and_break_carried, lambda r: [u(r, 5), 6]),
+    (C.nested_break_last_value, lambda r: [u(r, 4, 5), 3]),
+    (C.for_else_return, lambda r: [u(r, 4, 5), 0.95]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_hessian_vector_products_through_jumps(fn, args):
+    # forward over reverse reads the adjoint's reruns and trip counters: H v against central
+    # differences of the gradient along v
+    rng = np.random.default_rng(7)
+    a = args(rng)
+    v = rng.standard_normal(a[0].shape)
+    hv = adtrans.hvp(fn)(*a, v)
+    g = adtrans.grad(fn)
+    h = 1e-5
+    fd = (g(a[0] + h * v, *a[1:]) - g(a[0] - h * v, *a[1:])) / (2 * h)
+    assert np.max(np.abs(fd)) > 1e-3
+    np.testing.assert_allclose(hv, fd, rtol=1e-6, atol=1e-7)
