@@ -1,9 +1,11 @@
 """Lower ``return`` inside control flow, ``break`` and ``continue`` to boolean flags.
 
 After this pass a function body has at most one ``return``, as its last
-statement, and no ``break``/``continue``.  Loops that can be left early become
-``while`` loops whose condition tests the flags, so the reverse sweep replays
-exactly the iterations the forward sweep ran (their count is recorded).
+statement, no ``break``/``continue`` and no loop ``else`` (it becomes an ``if``
+after the loop on a flag its breaks set).  ``range``/``prange`` loops that can be
+left early become ``while`` loops whose condition tests the flags, so the reverse
+sweep replays exactly the iterations the forward sweep ran (their count is
+recorded); a loop over another sequence keeps iterating with its body guarded.
 """
 from __future__ import annotations
 
