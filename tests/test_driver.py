@@ -302,6 +302,16 @@ def uses_helpers(u, w, c, steps):
     return e + np.sum(last)
 
 
+def break_then_read_index(x):
+    # the loop variable after a break is the index it left at (3 here), not the last one (9)
+    t = 0.0
+    for k in range(10):
+        t += sumsq(x) * (k + 1)
+        if t > 2.0:
+            break
+    return t * k
+
+
 def kernel_keywords(x, out, a):
     t = scale_sin(out=out, a=a, x=x)
     return t + sumsq(x=out)
@@ -321,6 +331,7 @@ def kernel_keywords(x, out, a):
     (continue_in_loop, lambda: [vec(3), 0.7]),
     (uses_helpers, lambda: [vec(8), vec(8), 0.2, 3]),
     (kernel_keywords, lambda: [vec(4), vec(4), 0.6]),
+    (break_then_read_index, lambda: [np.array([0.3, 0.4])]),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_drivers_as_users_write_them(fn, args):
     check(fn, args())

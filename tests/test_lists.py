@@ -58,10 +58,6 @@ def test_list_kernel_matches_finite_differences(fn, args):
     check(fn, args())
 
 
-@pytest.mark.xfail(strict=True, raises=adtrans.GeneratedCodeError,
-                   reason="engine, not lists: a break in an inner loop under a carried-scalar outer loop; the "
-                          "rerun of the inner (taped while) loop counts `trips` without setting it to 0 (the "
-                          "same happens with a preallocated array and a counter written by hand)")
 def test_append_under_a_break_in_an_inner_loop():
     check(K.append_with_break, [v(5), 6])
 

@@ -27,7 +27,7 @@ import inspect
 
 from ..ir.names import NameAllocator
 from ..ir.nodes import Rename
-from ..normalise.jumps import JumpLowering, _not_any
+from ..normalise.jumps import JumpError, JumpLowering
 from ..parse import parse_function
 
 
@@ -35,8 +35,7 @@ class DriverJumps(JumpLowering):
     """:class:`JumpLowering` that keeps ``for`` loops (any sequence) and guards their body."""
 
     def _for_as_while(self, loop: ast.For, body, stop_flags):
-        guard = ast.copy_location(ast.If(test=_not_any(stop_flags), body=body or [ast.Pass()], orelse=[]), loop)
-        return [ast.copy_location(ast.For(target=loop.target, iter=loop.iter, body=[guard], orelse=[]), loop)]
+        return [self._guarded_for(loop, body, stop_flags)]
 
 
 def lower_jumps(fn: ast.FunctionDef, taken: set, error) -> tuple[list, list]:
@@ -49,8 +48,8 @@ def lower_jumps(fn: ast.FunctionDef, taken: set, error) -> tuple[list, list]:
     lower = DriverJumps(NameAllocator(taken))
     try:
         body = lower.run(fn)
-    except SyntaxError as exc:
-        raise error(fn, str(exc), "rewrite the loop with an explicit flag") from None
+    except JumpError as exc:
+        raise error(exc.node, str(exc), exc.hint) from None
     return body, list(lower.ret_names or [])
 
 

@@ -1,22 +1,29 @@
 """Lower ``return`` inside control flow, ``break`` and ``continue`` to boolean flags.
 
 After this pass a function body has at most one ``return``, as its last
-statement, and no ``break``/``continue``.  Loops that can be left early become
-``while`` loops whose condition tests the flags, so the reverse sweep replays
-exactly the iterations the forward sweep ran (their count is recorded).
+statement, no ``break``/``continue`` and no loop ``else`` (it becomes an ``if``
+after the loop on a flag its breaks set).  ``range``/``prange`` loops that can be
+left early become ``while`` loops whose condition tests the flags, so the reverse
+sweep replays exactly the iterations the forward sweep ran (their count is
+recorded); a loop over another sequence keeps iterating with its body guarded.
 """
 from __future__ import annotations
 
 import ast
+import copy
 
 from ..ir.names import NameAllocator
-from ..ir.nodes import name
+from ..ir.nodes import Rename, name
 
 
 def _contains(stmts, kinds, stop_at_loops=False) -> bool:
     for s in stmts:
         if stop_at_loops and isinstance(s, (ast.For, ast.While)):
-            continue        # a jump inside an inner loop leaves that loop only
+            # a jump inside an inner loop leaves that loop only; one in its `else` block
+            # leaves the loop around it
+            if _contains(s.orelse, kinds, stop_at_loops):
+                return True
+            continue
         for node in ast.walk(s) if not stop_at_loops else _walk_no_loops(s):
             if isinstance(node, kinds):
                 return True
@@ -27,6 +34,8 @@ def _walk_no_loops(node):
     yield node
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.For, ast.While)):
+            for s in child.orelse:
+                yield from _walk_no_loops(s)
             continue
         yield from _walk_no_loops(child)
 
@@ -41,6 +50,49 @@ def _always_leaves(stmts) -> bool:
     if isinstance(last, ast.If):
         return _always_leaves(last.body) and _always_leaves(last.orelse)
     return False
+
+
+class JumpError(SyntaxError):
+    """A jump this pass cannot lower; ``node`` is the user's statement behind it and ``hint``
+    what to write instead (threeaddr reports both with the location)."""
+
+    def __init__(self, msg, node, hint="rewrite the loop with an explicit flag"):
+        super().__init__(msg)
+        self.node, self.hint = node, hint
+
+
+def _is_range(it) -> bool:
+    """``range(...)`` (or ``prange(...)``, which Numba runs serially once a jump leaves it)."""
+    return isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)) \
+        and ast.unparse(it.func).split(".")[-1] in ("range", "prange") and not it.keywords \
+        and 1 <= len(it.args) <= 3
+
+
+def _mark_breaks(stmts, flag):
+    """Copies of ``stmts`` where each ``break`` of this loop (not of inner loops) first sets ``flag``."""
+    out = []
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            out += [_assign(flag, ast.Constant(True), s), s]
+        elif isinstance(s, ast.If):
+            out.append(ast.copy_location(ast.If(test=s.test, body=_mark_breaks(s.body, flag),
+                                                orelse=_mark_breaks(s.orelse, flag)), s))
+        elif isinstance(s, (ast.For, ast.While)) and s.orelse:     # its `else` is ours
+            inner = ast.copy_location(type(s)(**{f: getattr(s, f) for f in s._fields}), s)
+            inner.orelse = _mark_breaks(s.orelse, flag)
+            out.append(inner)
+        else:
+            out.append(s)
+    return out
+
+
+def _as_load(target):
+    """A copy of an assignment target (a name or a tuple of names) as an expression."""
+    node = copy.deepcopy(target)
+    for n in ast.walk(node):
+        if hasattr(n, "ctx"):
+            n.ctx = ast.Load()
+    return node
 
 
 def _assign(target, value, like):
@@ -68,6 +120,7 @@ class JumpLowering:
 
     # --- entry point -------------------------------------------------------
     def run(self, fn: ast.FunctionDef) -> list[ast.stmt]:
+        self.fn = fn
         body = list(fn.body)
         returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
         self.returns_value = any(r.value is not None for r in returns)
@@ -121,6 +174,19 @@ class JumpLowering:
                         out.append(ast.copy_location(ast.If(test=_not_any(flags), body=guarded, orelse=[]), rest[0]))
                     return out
                 continue
+            if isinstance(s, (ast.For, ast.While)) and s.orelse:
+                # `for ... else`: the else block runs when no `break` left the loop
+                loop = ast.copy_location(type(s)(**{f: getattr(s, f) for f in s._fields}), s)
+                loop.orelse = []
+                if _contains(s.body, ast.Break, stop_at_loops=True):
+                    left = self.alloc.fresh("left_by_break")
+                    loop.body = _mark_breaks(s.body, left)
+                    after = [_assign(left, ast.Constant(False), s), loop,
+                             ast.copy_location(ast.If(test=_not_any([left]), body=s.orelse, orelse=[]), s.orelse[0])]
+                else:
+                    after = [loop] + s.orelse
+                out.extend(self.block(after + rest, loop_flags))
+                return out
             if isinstance(s, (ast.For, ast.While)):
                 out.extend(self._loop(s))
                 if self.done_flag and _contains([s], ast.Return) and rest:
@@ -160,8 +226,6 @@ class JumpLowering:
         has_break = _contains(loop.body, ast.Break, stop_at_loops=True)
         has_cont = _contains(loop.body, ast.Continue, stop_at_loops=True)
         has_ret = self.done_flag is not None and _contains(loop.body, ast.Return)
-        if loop.orelse:
-            raise SyntaxError("for/while ... else")  # reported by threeaddr with a location
         if not (has_break or has_cont or has_ret):
             new = ast.copy_location(type(loop)(**{f: getattr(loop, f) for f in loop._fields}), loop)
             new.body = self.block(loop.body, None)
@@ -182,15 +246,31 @@ class JumpLowering:
         if not stop_flags:   # only `continue`: keep the counted loop
             return pre + [ast.copy_location(ast.For(target=loop.target, iter=loop.iter, body=body,
                                                     orelse=[]), loop)]
+        if not (_is_range(loop.iter) and isinstance(loop.target, ast.Name)):
+            return pre + [self._guarded_for(loop, body, stop_flags)]
         return pre + self._for_as_while(loop, body, stop_flags)
 
+    def _guarded_for(self, loop: ast.For, body, stop_flags):
+        """A ``for`` loop left early that stays a ``for`` loop over the same sequence (a loop over
+        an array, ``for v in x[i]``; every loop of a driver): it keeps iterating, with its body
+        skipped once a flag is set, so its trip count is the sequence's.  When its variables are
+        read after the loop they must end on the element it left at, not the last one: the loop
+        then runs over fresh names (``v_item``) and the guarded body assigns ``v = v_item``."""
+        own = {id(n) for n in ast.walk(loop)}
+        targets = sorted({n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)})
+        read_after = any(isinstance(n, ast.Name) and n.id in targets and isinstance(n.ctx, ast.Load)
+                         and id(n) not in own for n in ast.walk(self.fn))
+        target = loop.target
+        if read_after:
+            fresh = {x: self.alloc.fresh(x + "_item") for x in targets}
+            target = Rename(fresh).visit(copy.deepcopy(loop.target))
+            bind = ast.Assign(targets=[copy.deepcopy(loop.target)], value=Rename(fresh).visit(_as_load(loop.target)))
+            body = [ast.copy_location(bind, loop)] + list(body)
+        guard = ast.copy_location(ast.If(test=_not_any(stop_flags), body=body or [ast.Pass()], orelse=[]), loop)
+        return ast.copy_location(ast.For(target=target, iter=loop.iter, body=[guard], orelse=[]), loop)
+
     def _for_as_while(self, loop: ast.For, body, stop_flags):
-        it = loop.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute))
-                and ast.unparse(it.func).split(".")[-1] == "range" and not it.keywords
-                and 1 <= len(it.args) <= 3 and isinstance(loop.target, ast.Name)):
-            raise SyntaxError("break in a loop over something other than range()")
-        args = list(it.args)
+        args = list(loop.iter.args)
         start, stop, step = (ast.Constant(0), args[0], ast.Constant(1)) if len(args) == 1 else \
             (args[0], args[1], args[2] if len(args) == 3 else ast.Constant(1))
         k = self.alloc.fresh(loop.target.id + "_next")
@@ -198,7 +278,7 @@ class JumpLowering:
         pre = [_assign(k, start, loop), _assign(stop_v, stop, loop)]
         if isinstance(step, ast.Constant) and isinstance(step.value, int):
             if step.value == 0:
-                raise SyntaxError("range() step of 0")
+                raise JumpError("range() step of 0", loop, "use a step other than 0")
             cmp = ast.Lt() if step.value > 0 else ast.Gt()
             in_range = ast.Compare(left=name(k), ops=[cmp], comparators=[name(stop_v)])
         else:

@@ -38,7 +38,7 @@ from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
 from .arrayvalues import is_helper_object
-from .jumps import JumpLowering
+from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
 from .lists import ListLowering
 from .ssa import SSA, reads_outside_loops
@@ -265,8 +265,8 @@ class Normaliser:
             tree = ListLowering(self, forms).run(tree)
         try:
             body = lower.run(tree)
-        except SyntaxError as exc:
-            raise self.err(self.p.tree, str(exc), "rewrite the loop with an explicit flag") from None
+        except JumpError as exc:
+            raise self.err(exc.node, str(exc), exc.hint) from None
         self.locals |= {n.id for s in body for n in ast.walk(s)
                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         if self.array_info is not None and not self.p.cuda:

@@ -456,14 +456,19 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
 
     def forward_copy(self, s, scope):
         """The primal statement as the current scope runs it (renamed/dropped when recomputing;
-        dropped where the reverse iteration pops its value, see ``LoopStrategies.costly_values``)."""
+        dropped where the reverse iteration pops its value, see ``LoopStrategies.costly_values``;
+        the engine's own trip counters are always kept)."""
         if id(s) in scope.popped:
             return None
-        if scope.mode == "recompute":
+        if scope.mode == "recompute" and not getattr(s, "adtrans_trip_counter", False):
             root = scope.recompute_root
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
-                if s.target.id in self.live_in_of(root) and s.target.id not in (self.carried_scalars(root) or ()):
+                x = s.target.id
+                if x in self.live_in_of(root) and x not in (self.carried_scalars(root) or ()) \
+                        and self.pure_accumulator(root.body, x):
                     return None         # outer accumulator: already holds its final value
+                # otherwise the rerun resets `x` (`x = 0.0` in the body) or reads it (a test
+                # `x > c` that ends a loop): it must be recomputed like any other value
             need = self.recompute_needed(root)
             arr, x = array_target(s), scalar_target(s)
             if arr is not None and arr not in need:

@@ -160,6 +160,9 @@ class LoopStrategies:
         self.types[count] = self.types.get("<int>") or _int64()
         self.sites[count].append(None)
         init = ast.Assign(targets=[name(count, True)], value=ast.Constant(0))
+        # the engine's own statement, not the primal's: every sweep that runs the loop (also a
+        # rerun inside a recomputed or carried-scalar loop) must start its count at 0
+        init.adtrans_trip_counter = True
         fi, ri = self.simple(init, scope, depth)
         body = f + [ast.AugAssign(target=name(count, True), op=ast.Add(), value=ast.Constant(1))]
         fwd = fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
