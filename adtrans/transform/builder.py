@@ -32,7 +32,7 @@ from collections import defaultdict
 from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import array_target, forward_only, is_alloc, iter_stmts, reads, scalar_target
 from ..ir.liveness import upward_exposed
-from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
+from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
@@ -64,7 +64,7 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, LoopStrategies):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
     def __init__(self, norm, types, act, param_activity, error):
         self.norm, self.types, self.act = norm, types, act
         self.param_activity = param_activity
@@ -215,6 +215,8 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         it: that reverse must read nothing that ``loop`` or ``s2`` computes."""
         if not isinstance(loop, ast.For) or self.independent(loop) is not None:
             return None
+        if self.stencil(loop) is not None:
+            return None         # its reverse is a gather (transform/loops.py), not a fused scatter
         early, s2 = self.hoist(loop, s2)
         s1 = list(s1) + early
         if not loop_is_prange(loop) and not self.unique_stores(loop):
