@@ -9,6 +9,11 @@ Loop strategies (chosen per loop, see :meth:`AdjointBuilder.plan`):
   known only later: the forward sweep runs the primal loop untouched; the
   reverse sweep runs each iteration's forward statements again, then its
   reverse.  Arrays the loop reads that are overwritten later are copied first.
+- **gather** — a recompute loop that is a stencil (``out[i + a] = f(in[i + k], ...)``,
+  ``in`` not written by the loop; also 2-D/3-D nests): the reverse sweep loops over the
+  elements ``j`` of ``in`` and adds up the adjoints of the iterations ``j - k`` that read
+  them, so each iteration writes only ``d_in[j]`` (no scatter, race-free under ``prange``,
+  vectorisable); ``transform/loops.py`` ``gather_loop``.
 - **last iteration** — a ``range`` loop that repeats an evaluation and keeps the
   last result (every iteration overwrites the scalars read after it, nothing else
   escapes): the forward sweep runs it untouched; the reverse sweep reruns and
