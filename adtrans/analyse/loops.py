@@ -292,12 +292,12 @@ class StencilAnalysis:
         A perfect nest of ``range`` loops (``prange`` at the outermost level) of step 1 whose
         bounds do not depend on the nest; each outer level holds only loop-invariant scalar
         assignments besides the next loop; the innermost body is straight-line code assigning
-        every scalar once, with exactly one array store ``out[idx] = v`` and loads
-        ``x = A[idx]``, where each index position of ``out`` and of every active ``A`` is
-        ``v_d + constant`` for a distinct nest index ``v_d`` (``A[i + 1, j - 2]``); ``out`` is
-        read nowhere in the nest (not Gauss-Seidel) and no loaded active array is written.
-        Under ``prange`` the body must read no active scalar from outside (its adjoint would
-        be a reduction)."""
+        every scalar once (and nowhere else), with exactly one array store ``out[idx] = v``
+        and loads ``x = A[idx]``, where each index position of ``out`` and of every active
+        ``A`` is ``v_d + constant`` for a distinct nest index ``v_d`` (``A[i + 1, j - 2]``);
+        ``out`` is read nowhere in the nest (not Gauss-Seidel) and no loaded active array is
+        written.  Under ``prange`` the body must read no active scalar from outside (its
+        adjoint would be a reduction)."""
         key = ("stencil", id(loop))
         if key not in self._needed_cache:
             self._needed_cache[key] = self._stencil(loop)
@@ -334,6 +334,9 @@ class StencilAnalysis:
                 if t in assigned or t in indices:
                     return None
                 assigned[t] = s
+        inside = {id(s) for s in body}
+        if any(id(site) not in inside for x in assigned for site in self.sites[x]):
+            return None         # a name also assigned outside: its reverse would need a restore
         variant = set(indices) | set(assigned)
         for s in prelude:
             t = scalar_target(s)

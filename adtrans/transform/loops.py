@@ -267,7 +267,6 @@ class LoopStrategies:
         g = [self.norm.alloc.fresh(v + "_read") for v in st.indices]
         acc = self.norm.alloc.fresh(self.adj(rd.array) + "_sum")
         inverse = {v: k for k, v in self.adj_names.items()}
-        shadows = {self.adj(x.array) for x in st.reads}
         mine = self.adj(rd.array)
 
         def term(k, scalars):
@@ -282,7 +281,7 @@ class LoopStrategies:
                     if clear and isinstance(s, ast.Assign) and t.value.id == self.adj(st.out):
                         body.append(copy.deepcopy(s))
                         continue
-                    if not isinstance(s, ast.AugAssign) or t.value.id not in shadows or t.value.id != mine:
+                    if not isinstance(s, ast.AugAssign) or t.value.id != mine:
                         continue        # the store's kill (after the gather) or another array's term
                     forms = maps[0].index_forms(t.slice) if D == 1 else \
                         [maps[rd.perm[p]].form(e) for p, e in enumerate(t.slice.elts)]
