@@ -73,3 +73,19 @@ def test_prange_gather_with_threads(threads):
         check(K.skew_2d_prange, [u(9, 10), u(9, 10)])
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def test_float32_gather_matches_float64():
+    """float32 arrays: the gather's accumulators keep the element type; same gradient as float64."""
+    x, w = u(12), RNG.standard_normal(12)
+    grads = {}
+    for dt in (np.float64, np.float32):
+        xs, out = x.astype(dt), np.zeros(12, dt)
+        dx, dout = np.zeros(12, dt), w.astype(dt)
+        src = adtrans.source(K.asym_1d, ("dup", "dup"), xs, out)
+        assert GATHER in src
+        adtrans.autodiff(K.asym_1d, adtrans.Duplicated(xs, dx), adtrans.Duplicated(out, dout))
+        assert dx.dtype == dt
+        grads[dt] = dx
+    assert np.allclose(grads[np.float32], grads[np.float64], rtol=1e-5, atol=1e-5)
+    assert np.abs(grads[np.float64]).max() > 0.1
