@@ -136,3 +136,30 @@ def seidel_1d(u):
     n = u.shape[0]
     for i in range(1, n - 1):
         u[i] = (u[i - 1] + u[i] + u[i + 1]) / 3.0
+
+
+# ------------------------------------------------------------------ in place (FDTD)
+@njit
+def fdtd_2d(ex, ey, hz, fict, steps):
+    """PolyBench fdtd-2d: each update reads the array it writes at the element it writes."""
+    nx, ny = ex.shape
+    for t in range(steps):
+        for j in range(ny):
+            ey[0, j] = fict[t]
+        for i in range(1, nx):
+            for j in range(ny):
+                ey[i, j] = ey[i, j] - 0.5 * (hz[i, j] - hz[i - 1, j])
+        for i in range(nx):
+            for j in range(1, ny):
+                ex[i, j] = ex[i, j] - 0.5 * (hz[i, j] - hz[i, j - 1])
+        for i in range(nx - 1):
+            for j in range(ny - 1):
+                hz[i, j] = hz[i, j] - 0.7 * (ex[i, j + 1] - ex[i, j] + ey[i + 1, j] - ey[i, j])
+
+
+@njit(parallel=True)
+def damp_in_place_prange(u, v, c):
+    """u[i] updated in place from its own value (nonlinearly) and v's neighbours."""
+    n = u.shape[0]
+    for i in prange(1, n - 1):
+        u[i] = u[i] * u[i] * 0.5 + c * (v[i + 1] - v[i - 1])

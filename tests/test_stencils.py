@@ -34,6 +34,8 @@ CASES = [
     (K.skew_2d_prange, lambda: [u(7, 8), u(7, 8)], None),
     (K.heat_3d_prange, lambda: [u(5, 4, 6), u(5, 4, 6)], None),
     (K.heat_3d_slices, lambda: [u(4, 5, 5), u(4, 5, 5)], None),
+    (K.fdtd_2d, lambda: [u(5, 6), u(5, 6), u(5, 6), u(3), 3], None),
+    (K.damp_in_place_prange, lambda: [u(10), u(10), 0.3], ("dup", "dup", "const")),
     (K.seidel_1d, lambda: [u(8)], None),
 ]
 

@@ -115,8 +115,14 @@ class LoopAnalysis:
             elem = parent
         return x in self.norm.results
 
-    def independent(self, loop) -> str | None:
-        """Why the iterations of ``loop`` are not independent, or None if they are."""
+    def independent_but_in_place(self, loop) -> bool:
+        """Whether the iterations of stencil ``loop`` are independent but for the array it
+        updates in place (each iteration reads and writes only its own element of it)."""
+        return self.independent(loop, allow={self.root_array(self.stencil(loop).out)}) is None
+
+    def independent(self, loop, allow=frozenset()) -> str | None:
+        """Why the iterations of ``loop`` are not independent, or None if they are (arrays in
+        ``allow`` may be both read and written)."""
         if not isinstance(loop, ast.For):
             return "a while loop"
         body, i = loop.body, loop.target.id
@@ -131,7 +137,7 @@ class LoopAnalysis:
             return None
         if self.live_after(loop, i):
             return f"the loop index `{i}` is used after the loop"
-        shared = self.shared_arrays(loop)
+        shared = self.shared_arrays(loop) - set(allow)
         if shared:
             return f"array `{sorted(shared)[0]}` is both read and written"
         return None
@@ -280,6 +286,7 @@ class Stencil:
     store_index: list           # per index position of the store: (nest level, offset)
     reads: list                 # StencilRead per active array read, sorted by name
     outer_scalars: bool         # the body reads active scalars from outside the nest
+    in_place: bool = False      # the body reads ``out`` at the stored element (last of ``reads``)
 
 
 class StencilAnalysis:
@@ -295,8 +302,8 @@ class StencilAnalysis:
         every scalar once (and nowhere else), with exactly one array store ``out[idx] = v``
         and loads ``x = A[idx]``, where each index position of ``out`` and of every active
         ``A`` is ``v_d + constant`` for a distinct nest index ``v_d`` (``A[i + 1, j - 2]``);
-        ``out`` is read nowhere in the nest (not Gauss-Seidel) and no loaded active array is
-        written.  Under ``prange`` the body must read no active scalar from outside (its
+        ``out`` is read only at the element being stored (an in-place update, FDTD; not
+        Gauss-Seidel) and no other loaded active array is written.  Under ``prange`` the body must read no active scalar from outside (its
         adjoint would be a reduction)."""
         key = ("stencil", id(loop))
         if key not in self._needed_cache:
@@ -381,11 +388,11 @@ class StencilAnalysis:
                 if not isinstance(s.value.value, ast.Name) or isinstance(s.targets[0], ast.Subscript):
                     return None
                 arr = s.value.value.id
-                if self.root_array(arr) == self.root_array(out):
-                    return None             # reads what it writes
+                pos = positions(s.value.slice) if self.is_active(arr) else None
+                if self.root_array(arr) == self.root_array(out) and pos != store_index:
+                    return None             # reads what it writes, elsewhere than where (Gauss-Seidel)
                 if not self.is_active(arr):
                     continue
-                pos = positions(s.value.slice)
                 if pos is None:
                     return None
                 perm = tuple(d for d, _ in pos)
@@ -403,11 +410,15 @@ class StencilAnalysis:
                 return None
         if not reads_by:
             return None
-        outside = set().union(*(reads(s) for s in body)) - variant - set(reads_by) - {out}
+        outside = set().union(*(reads(s) for s in body)) - variant - {r.array for r in reads_by.values()} - {out}
         outer_scalars = any(self.is_active(x) and not is_array(self.types.get(x)) for x in outside)
         if outer_scalars and loop_is_prange(loop):
             return None
         for r in reads_by.values():
             r.offsets.sort()
+        # the stored array's own read (in place) goes last: its gather rewrites the adjoints
+        # of the stored elements, which the other arrays' gathers read
+        own = self.root_array(out)
         return Stencil(loops, indices, bounds, prelude, body, out, store_index,
-                       [reads_by[a] for a in sorted(reads_by)], outer_scalars)
+                       [reads_by[a] for a in sorted(reads_by, key=lambda a: (a == own, a))], outer_scalars,
+                       own in reads_by)

@@ -19,8 +19,11 @@ class LoopStrategies:
 
     def plan(self, loop, scope):
         why = self.independent(loop)
+        st = self.stencil(loop) if why is None or not loop_is_prange(loop) else None
+        if st is not None and (why is None or (st.in_place and self.independent_but_in_place(loop))):
+            return "gather", None
         if why is None:
-            return ("gather" if self.stencil(loop) is not None else "recompute"), None
+            return "recompute", None
         if loop_is_prange(loop):
             raise self.error(loop, f"prange loop whose iterations depend on each other ({why})",
                              "make each iteration independent, or use range()")
@@ -219,6 +222,8 @@ class LoopStrategies:
                       recompute_root=scope.recompute_root or L, renames=renames)
         self.scopes.append(child)
         f, r = self.block(st.body, child, 0)
+        # the terms recompute values only: a rerun store would clobber what other terms read
+        f = [s for s in f if not (isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript))]
         prelude = [self.rename(copy.deepcopy(s), child) for s in st.prelude]
         bounds = [(self.rename(copy.deepcopy(a), child), self.rename(copy.deepcopy(b), child)) for a, b in st.bounds]
         d_out = self.adj(st.out)
@@ -226,10 +231,12 @@ class LoopStrategies:
                  and s.targets[0].value.id == d_out]
         # one array read at one offset (a copy, a shift): iteration j alone reads d_out at its
         # element, so it clears it there too; otherwise a loop clears d_out after the gathers
-        single = len(st.reads) == 1 and len(st.reads[0].offsets) == 1
+        # (an in-place update reads d_out at its own element only: its gather, the last one, clears it)
+        single = (len(st.reads) == 1 and len(st.reads[0].offsets) == 1) or st.in_place
         gathers = []
         for k, rd in enumerate(st.reads):
-            gathers += self.gather_array(st, rd, f, r, bounds, child, is_par, designated=k == 0, clear=single)
+            gathers += self.gather_array(st, rd, f, r, bounds, child, is_par, designated=k == 0,
+                                         clear=single and k == len(st.reads) - 1)
         nonempty = ast.BoolOp(op=ast.And(), values=[ast.Compare(left=copy.deepcopy(a), ops=[ast.Lt()],
                                                                   comparators=[copy.deepcopy(b)]) for a, b in bounds])
         guard = ast.If(test=nonempty if len(bounds) > 1 else nonempty.values[0], body=gathers, orelse=[])
@@ -248,7 +255,8 @@ class LoopStrategies:
                        f"the iterations that read it ({offsets})"
                        + ("; edges guarded, interior branch-free" if edges else "")
                        + ("; in parallel, race-free without atomics" if is_par else "")
-                       + (f"; each clears the element of {d_out} it reads" if single else
+                       + (f"; the last one clears the element of {d_out} it reads" if single and len(st.reads) > 1
+                          else f"; each clears the element of {d_out} it reads" if single else
                           f"; then {d_out} is cleared where the loop stored") + why)
         code = prelude + [guard] + ([] if single else nest)
         self.need(code)
