@@ -288,6 +288,12 @@ class Stencil:
     outer_scalars: bool         # the body reads active scalars from outside the nest
     in_place: bool = False      # the body reads ``out`` at the stored element (last of ``reads``)
 
+    @property
+    def spread(self) -> bool:
+        """Some array is read at more than one offset: the other strategies' reverse would
+        scatter (several iterations add into one element)."""
+        return any(len(r.offsets) > 1 for r in self.reads)
+
 
 class StencilAnalysis:
     """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder`: recognises stencil loops,
@@ -338,8 +344,8 @@ class StencilAnalysis:
                 return None
             t = scalar_target(s)
             if t is not None:
-                if t in assigned or t in indices:
-                    return None
+                if t in assigned or t in indices or is_array(self.types.get(t)):
+                    return None     # (an array-level statement, a BLAS product, is no element update)
                 assigned[t] = s
         inside = {id(s) for s in body}
         if any(id(site) not in inside for x in assigned for site in self.sites[x]):

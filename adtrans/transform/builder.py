@@ -220,7 +220,8 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         it: that reverse must read nothing that ``loop`` or ``s2`` computes."""
         if not isinstance(loop, ast.For) or self.independent(loop) is not None:
             return None
-        if self.stencil(loop) is not None:
+        st = self.stencil(loop)
+        if st is not None and st.spread:
             return None         # its reverse is a gather (transform/loops.py), not a fused scatter
         early, s2 = self.hoist(loop, s2)
         s1 = list(s1) + early

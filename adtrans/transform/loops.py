@@ -19,8 +19,10 @@ class LoopStrategies:
 
     def plan(self, loop, scope):
         why = self.independent(loop)
+        # gather: stencils whose reverse would scatter, and in-place updates (else taped)
         st = self.stencil(loop) if why is None or not loop_is_prange(loop) else None
-        if st is not None and (why is None or (st.in_place and self.independent_but_in_place(loop))):
+        if st is not None and ((why is None and st.spread) or
+                               (why is not None and st.in_place and self.independent_but_in_place(loop))):
             return "gather", None
         if why is None:
             return "recompute", None
