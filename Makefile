@@ -11,7 +11,7 @@ export NUMBA_CACHE_DIR ADTRANS_CACHE_DIR
 
 .PHONY: test-all
 test-all: $(STAMP)
-	$(PY) -m pytest -q tests -p no:cacheprovider -m ""
+	$(PY) -m pytest -q tests -p no:cacheprovider -m "" -n auto --dist loadfile
 
 .PHONY: venv test demo bench gpu-check mpi-demo mpi-scaling checkpoint-bench clean
 
@@ -23,8 +23,9 @@ $(STAMP): setup.cfg pyproject.toml
 	$(PY) -m pip install -q -e '.[test,examples]'
 	touch $(STAMP)
 
+# one pytest worker per core; a file's tests stay on one worker (its kernels compile once)
 test: $(STAMP)
-	$(PY) -m pytest -q tests -p no:cacheprovider
+	$(PY) -m pytest -q tests -p no:cacheprovider -n auto --dist loadfile
 
 demo: $(STAMP)
 	$(PY) examples/minibude/run.py --check

@@ -4,9 +4,11 @@ from __future__ import annotations
 import inspect
 
 import numpy as np
+from numba.core import types as nbtypes
 from numba.core.errors import NumbaError
+from numba.extending import overload
 
-from .arguments import primal_of, split_args, typeof_args
+from .arguments import check_aliasing_flat, primal_of, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
@@ -33,10 +35,12 @@ class AdjointFunction:
         if len(self.activity) != len(self.primal.params):
             raise ActivityError(f"{self.primal.name} has {len(self.primal.params)} parameters, "
                                 f"got {len(self.activity)} activities")
+        self._jit = None
 
     def __call__(self, *args):
         primal_args, seeds = split_args(self.activity, args)
         gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        check_aliasing_flat(self.primal.params, self.activity, args, gen.written, gen.parallel)
         full = list(args[:len(args) - len(seeds)])
         if gen.seed_args:       # a kernel returning arrays: one seed per returned value
             if len(seeds) != gen.seed_args:
@@ -54,10 +58,67 @@ class AdjointFunction:
             raise located_error(self.primal, gen, fn, exc) from None
         return () if out is None else out       # no active scalars: the adjoint returns nothing
 
+    @property
+    def jit(self):
+        """A function that ``@njit`` code calls to run this adjoint (and Python code too).
+
+        Calling convention (as :meth:`__call__`): the primal arguments in order, each ``"dup"``
+        array followed by its shadow, then the seed (the adjoint of the returned float; may be
+        omitted, it is then 1.0).  Shadows are updated in place (added to); it returns the
+        tuple of the adjoints of the ``"active"`` float arguments, in parameter order (``()``
+        when there are none).  Inside ``@njit`` code the adjoint is generated and compiled for the
+        argument types of each call site when that caller is compiled (a Numba ``overload``);
+        kernels returning arrays are not supported there.  Bind it to a global name
+        (``step = adtrans.adjoint(f, ("dup", "const")).jit``) and call ``step(x, d_x, k, 1.0)``.
+        """
+        if self._jit is None:
+            self._jit = jit_entry(self)
+        return self._jit
+
     def source(self, *primal_args) -> str:
         """The generated adjoint source for the types of ``primal_args``."""
         gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
         return gen.function_source
+
+
+def jit_entry(adj: AdjointFunction):
+    """The function behind :attr:`AdjointFunction.jit`: a Python function calling ``adj``, with a
+    Numba ``overload`` that, when a jitted caller is typed, generates and compiles the adjoint for
+    the argument types at the call site and calls its dispatcher."""
+    activity = adj.activity
+
+    def adjoint_call(*args):
+        return adj(*args)
+    adjoint_call.__name__ = f"{adj.primal.name}_adjoint_jit"
+    adjoint_call.__qualname__ = adjoint_call.__name__
+
+    @overload(adjoint_call)
+    def _typed(*args):
+        types = tuple(nbtypes.unliteral(t) for t in (args[0] if len(args) == 1 and
+                                                     isinstance(args[0], nbtypes.StarArgTuple) else args))
+        primal_types, k = [], 0
+        for a in activity:
+            if k >= len(types):
+                raise ActivityError(f"too few arguments for the adjoint of {adj.primal.name} {activity}")
+            primal_types.append(types[k])
+            k += 2 if a == "dup" else 1
+        gen, disp = compiled(adj.fn, activity, tuple(primal_types), CPU)
+        if gen.seed_args:
+            raise ActivityError(f"{adj.primal.name} returns arrays: call its adjoint from Python (seed=...)")
+        given = len(types) - k
+        if given > len(gen.seeds):
+            raise ActivityError(f"the adjoint of {adj.primal.name} takes {k + len(gen.seeds)} arguments "
+                                f"(primal arguments, shadows, seed), got {len(types)}")
+        pad = (1.0,) * (len(gen.seeds) - given)
+        if gen.returns:
+            def impl(*args):
+                return disp(*(args + pad))
+        else:
+            def impl(*args):
+                disp(*(args + pad))
+                return ()
+        return impl
+    return adjoint_call
 
 
 def located_error(primal, gen, fn, exc) -> GeneratedCodeError:

@@ -17,8 +17,10 @@ from .cuda import cuda_adjoint, cuda_source
 from .dispatch import target_of
 from .driver import autodiff_driver, driver_source
 from .pipeline import generate
+from .secondorder import hessian_diag, hvp
 
-__all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "source"]
+__all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "hessian_diag", "hvp",
+           "source"]
 
 _primal = primal_of         # kept for callers of the former private name
 
@@ -55,8 +57,8 @@ def autodiff(fn, *args, seed=1.0, checkpoints=None, **kwargs):
     binomial schedule with ``N`` snapshots (recomputing steps; same gradient).
     """
     args = bind_arguments(fn, args, kwargs)
-    check_aliasing(param_names(fn), args)
     if target_of(fn).kind == "driver":
+        check_aliasing(param_names(fn), args)
         return autodiff_driver(fn, args, seed, checkpoints)
     if checkpoints is not None:
         raise TypeError("checkpoints= applies to plain-Python drivers (their time loops), not to kernels")

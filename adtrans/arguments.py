@@ -27,6 +27,9 @@ class Active:
     __slots__ = ("value",)
 
     def __init__(self, value):
+        if isinstance(value, (list, tuple)) or type(value).__name__ == "List":
+            raise ActivityError(f"Active needs a float scalar, not a {type(value).__name__}: a list argument is "
+                                "constant (no derivative); pass np.array(...) as a Duplicated array to differentiate it")
         self.value = float(value) if not isinstance(value, np.floating) else value
 
 
@@ -93,12 +96,45 @@ def bind_arguments(fn, args, kwargs=None) -> list:
     return out
 
 
+def _memory_of(v):
+    """An array argument as something whose memory can be compared: a NumPy array (host arrays,
+    and the CUDA simulator's device arrays, which wrap one), a ``(first, last)`` byte range of a
+    device array (``__cuda_array_interface__``), or None for anything else."""
+    if isinstance(v, np.ndarray):
+        return v
+    if isinstance(getattr(v, "_ary", None), np.ndarray):        # numba's CUDA simulator
+        return v._ary
+    cai = getattr(v, "__cuda_array_interface__", None)
+    if cai is None or not cai.get("shape"):
+        return None
+    ptr, item = cai["data"][0], np.dtype(cai["typestr"]).itemsize
+    shape = cai["shape"]
+    strides = cai.get("strides") or tuple(int(np.prod(shape[i + 1:])) * item for i in range(len(shape)))
+    lo = ptr + sum(min(0, (n - 1) * st) for n, st in zip(shape, strides))
+    hi = ptr + sum(max(0, (n - 1) * st) for n, st in zip(shape, strides)) + item
+    return (lo, hi)
+
+
 def _arrays_of(a):
-    """The host arrays a wrapped argument holds (value, shadow) with their roles."""
+    """The arrays a wrapped argument holds (value, shadow) with their roles, each as
+    :func:`_memory_of` gives it."""
     if isinstance(a, Duplicated):
-        return [(a.value, ""), (a.shadow, " (its shadow)")]
-    v = a.value if isinstance(a, (Const, Active)) else a
-    return [(v, "")] if isinstance(v, np.ndarray) else []
+        pairs = [(a.value, ""), (a.shadow, " (its shadow)")]
+    else:
+        pairs = [(a.value if isinstance(a, (Const, Active)) else a, "")]
+    return [(m, role) for m, role in ((_memory_of(v), role) for v, role in pairs) if m is not None]
+
+
+def _overlap(a, b) -> bool:
+    """Whether two :func:`_memory_of` values share memory (device ranges: by their extents)."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and a[0] < b[1] and b[0] < a[1]
+    if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
+        return False
+    try:
+        return np.shares_memory(a, b, max_work=10 ** 6)
+    except np.exceptions.TooHardError:
+        return True
 
 
 def check_aliasing(params, args) -> None:
@@ -112,21 +148,41 @@ def check_aliasing(params, args) -> None:
         dup = isinstance(a, Duplicated)
         for arr, role in _arrays_of(a):
             held.append((p + role, arr, dup))
+    _refuse_overlaps(held)
+
+
+def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> None:
+    """:func:`check_aliasing` for a flat adjoint argument list (each ``"dup"`` argument followed
+    by its shadow), as :class:`~adtrans.adjoint.AdjointFunction` and CUDA adjoint launches take
+    it; host, simulator and device arrays alike.
+
+    ``written``: the parameters the kernel writes (None: all).  In a serial kernel two names for
+    one array that the kernel only reads are differentiated right (both shadows accumulate into
+    one), so only an overlap involving a written parameter (or its shadow) is refused; in a
+    parallel kernel (``parallel``) every overlap with a ``Duplicated`` array is."""
+    held, k = [], 0
+    for p, a in zip(params, activity):
+        pairs = [(p, args[k:k + 1])] + ([(p + " (its shadow)", args[k + 1:k + 2])] if a == "dup" else [])
+        for role, vals in pairs:
+            m = _memory_of(vals[0]) if vals else None
+            if m is not None:
+                held.append((role, m, a == "dup", written is None or parallel or p in written))
+        k += 2 if a == "dup" else 1
+    _refuse_overlaps(held)
+
+
+def _refuse_overlaps(held) -> None:
+    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated[, written])``
+    entries that overlap where one of them is duplicated (and one is written)."""
+    held = [h if len(h) == 4 else h + (True,) for h in held]
     for i in range(len(held)):
         for j in range(i + 1, len(held)):
-            (pa, a, da), (pb, b, db) = held[i], held[j]
-            if not (da or db) or a.size == 0 or b.size == 0:
-                continue
-            if np.may_share_memory(a, b):
-                try:
-                    overlap = np.shares_memory(a, b, max_work=10 ** 6)
-                except np.exceptions.TooHardError:
-                    overlap = True
-                if overlap:
-                    raise ActivityError(
-                        f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
-                        f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
-                        f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
+            (pa, a, da, wa), (pb, b, db, wb) = held[i], held[j]
+            if (da or db) and (wa or wb) and _overlap(a, b):
+                raise ActivityError(
+                    f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
+                    f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
+                    f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
 
 
 def split_args(activity, args, check_shadows: bool = False) -> tuple[list, list]:

@@ -6,6 +6,7 @@ Files are named by a hash of their content, written atomically (temporary file
 """
 from __future__ import annotations
 
+import importlib.abc
 import importlib.util
 import os
 import sys
@@ -42,6 +43,25 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+class GeneratedModuleFinder(importlib.abc.MetaPathFinder):
+    """Finds ``adtrans_gen_<digest>`` modules in :func:`cache_dir` by name.  Machine code that
+    Numba cached in an earlier process may name a generated module (an ``@njit(cache=True)``
+    function calling :attr:`AdjointFunction.jit <adtrans.adjoint.AdjointFunction.jit>`); loading
+    it imports that module before anything in this process generated it."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("adtrans_gen_") or "." in fullname:
+            return None
+        file = cache_dir() / f"{fullname}.py"
+        if not file.exists():
+            return None
+        return importlib.util.spec_from_file_location(fullname, file)
+
+
+if not any(isinstance(f, GeneratedModuleFinder) for f in sys.meta_path):
+    sys.meta_path.append(GeneratedModuleFinder())
 
 
 def load_module(source: str, digest: str, globals_: dict | None = None):

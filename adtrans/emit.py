@@ -22,7 +22,23 @@ def render_function(func: ast.FunctionDef, decorator: str | None) -> str:
 def render_module(functions: list[str], origin: str, digest: str, imports: str) -> str:
     """Module text: the header, the ``imports`` lines, then ``functions``."""
     head = HEADER.format(version=VERSION, origin=origin, digest=digest)
-    return head + imports + "\n\n" + "\n\n\n".join(functions) + "\n"
+    return head + used_imports(imports, functions) + "\n\n" + "\n\n\n".join(functions) + "\n"
+
+
+def used_imports(imports: str, functions: list[str]) -> str:
+    """``imports`` with the names of each ``from M import a, b`` line that ``functions`` never
+    mention left out (a line naming none of them goes); plain ``import`` lines are kept."""
+    used = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(functions)))
+    out = []
+    for line in imports.split("\n"):
+        m = re.match(r"from (\S+) import (.+)$", line)
+        if m:
+            names = [n.strip() for n in m.group(2).split(",") if n.strip() in used]
+            if not names:
+                continue
+            line = f"from {m.group(1)} import {', '.join(names)}"
+        out.append(line)
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 def digest_of(*parts: str) -> str:

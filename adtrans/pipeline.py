@@ -2,6 +2,8 @@
 parse -> normalise -> type -> activity -> transform (marked IR) -> target lowering -> emit."""
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass
 
 from numba.core import types as nbtypes
@@ -9,13 +11,15 @@ from numba.core import types as nbtypes
 from .analyse.activity import analyse_activity
 from .analyse.types import infer_types, is_array, is_float
 from .emit import digest_of, render_function, render_module
-from .errors import ActivityError
+from .errors import ActivityError, UnsupportedError
 from .ir.lines import line_map
+from .ir.walk import array_target, iter_stmts
 from .normalise import normalise
 from .parse import Primal
 from .targets.base import Target
 from .targets.cpu import CPU
 from .transform import build_adjoint
+from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 
 ACTIVITIES = ("const", "active", "dup")
@@ -33,6 +37,22 @@ class Generated:
     parallel: bool
     where: dict = None          # line of the function source -> (user's file, line)
     seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
+    written: tuple = None   # parameters the kernel may write (None: unknown, take all)
+
+
+def written_params(norm, params) -> tuple:
+    """Parameters the normalised kernel stores into (``A[i] = ...``, ``A[i] += ...``), also
+    through a second name bound to them (``r = A``)."""
+    names = {p: p for p in params}
+    out = set()
+    for s, _ in iter_stmts(norm.body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
+                and s.value.id in names:
+            names[s.targets[0].id] = names[s.value.id]
+        t = array_target(s)
+        if t in names:
+            out.add(names[t])
+    return tuple(p for p in params if p in out)
 
 
 def check_activity(primal: Primal, activity, argtypes) -> dict:
@@ -69,8 +89,11 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
-    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes) if not target.is_array_type(t)}
-    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars)
+    lists = {p: "array" if isinstance(t.dtype, nbtypes.Array) else str(t.dtype)
+             for p, t in zip(primal.params, argtypes) if isinstance(t, (nbtypes.List, nbtypes.ListType))}
+    scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes)
+               if not target.is_array_type(t) and p not in lists}
+    norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars, list_params=lists)
     seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
                        if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
     param_activity.update({w: "const" for w, _, _ in norm.seed_params})
@@ -86,7 +109,50 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
-                     where=where, seed_args=len(norm.seed_params))
+                     where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params))
+
+
+_COMMENT_LINE = re.compile(r"^(\s*)# (.*)$", re.M)
+
+
+@dataclass
+class GeneratedTangent:
+    """The tangent (forward mode) of a generated CPU adjoint: its source, name, parameters
+    (``(name, tangent name or None)`` in call order) and the adjoint's returned names."""
+    name: str
+    function_source: str
+    params: list
+    returns: list
+    global_arrays: dict
+
+
+def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs) -> GeneratedTangent:
+    """The tangent of the generated CPU adjoint ``gen`` of ``primal`` (for ``activity`` and Numba
+    ``argtypes``) with respect to the primal parameters ``inputs``: the adjoint's source read back
+    as a primal and differentiated in forward mode (:mod:`adtrans.transform.tangent`).
+    Raises :class:`~adtrans.errors.UnsupportedError` (at the kernel's line) for generated
+    constructs the tangent does not cover."""
+    # the adjoint's comments (`# adjoint of: ...`) travel as `__comment__` statements (emit restores them)
+    text = _COMMENT_LINE.sub(lambda m: f"{m.group(1)}__comment__({m.group(2)!r})", gen.function_source)
+    func = ast.parse(text).body[0]
+    decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
+    func.decorator_list = []
+    arrays, passive, k = set(), set(), 0
+    for p, a, t in zip(primal.params, activity, argtypes):
+        if isinstance(t, nbtypes.Array):
+            arrays.add(gen.params[k])
+            if not is_float(t.dtype):
+                passive.add(gen.params[k])
+            if a == "dup":
+                arrays.add(gen.params[k + 1])
+        k += 2 if a == "dup" else 1
+    def error(construct, hint, lineno):         # at the user's line behind the generated one
+        filename, line = (gen.where or {}).get(lineno, (primal.filename, primal.tree.lineno))
+        return UnsupportedError(construct, hint, filename=filename, lineno=line, col=1)
+    tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent", error, passive)
+    text = render_function(tidy(tangent.func, tangent.scalars), decorator)
+    return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
+                            returns=tangent.returns, global_arrays=dict(gen.global_arrays))
 
 
 def module_source(gens: list[Generated], origin: str, input_text: str, target: Target = CPU) -> tuple[str, str]:

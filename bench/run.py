@@ -13,8 +13,13 @@ import sys
 import time
 from pathlib import Path
 
-import numba
-import numpy as np
+# BLAS on one thread (set before NumPy loads it): the @njit kernels run on one thread unless they
+# use prange, so primal and gradient are compared on the same footing; on a shared 2-core machine
+# a multithreaded BLAS also makes the primal rows noisy.  Override by setting it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -24,6 +29,7 @@ import adtrans  # noqa: E402
 import gradbench as GB  # noqa: E402
 import array_kernels as AK  # noqa: E402
 import kernels as K  # noqa: E402
+import list_kernels as LK  # noqa: E402
 
 
 def median_time(fn, repeats):
@@ -97,7 +103,14 @@ def gradbench_rows(repeats, quick):
         seeds, "one VJP (seed ones); Enzyme 9.7x for the Jacobian")
     pts, cen = GB.kmeans_input(10_000 // q, 100, 8, rng)
     row(f"gradbench kmeans n={pts.shape[0]} k=100 d=8", GB.kmeans, ("const", "dup"), (pts, cen), {},
-        "gradient of the cost only (the Newton step needs second order)")
+        "gradient of the cost only")
+    # GradBench's kmeans eval: the Newton direction needs the gradient and the Hessian diagonal; the
+    # Hessian w.r.t. the centroids is diagonal, so one Hessian-vector product (seed: ones) gives it,
+    # and the same forward-over-reverse run gives the gradient
+    newton = adtrans.hessian_diag(GB.kmeans, 1, colors=np.zeros(cen.shape, int), with_grad=True)
+    out.append(case(f"gradbench kmeans Newton step n={pts.shape[0]} k=100 d=8", lambda: GB.kmeans(pts, cen),
+                    lambda: newton(pts, cen), repeats=repeats,
+                    note="gradient + Hessian diagonal (forward over reverse); Enzyme 2.3x"))
     return out
 
 
@@ -106,6 +119,8 @@ def rows(repeats, quick, only=None):
     out = []
     if only == "gradbench":
         return gradbench_rows(repeats, quick)
+    if only == "lists":
+        return list_rows(repeats, quick)
     out.extend(gradbench_rows(repeats, quick))
     n, steps = (2000, 200) if not quick else (500, 50)
     u0 = rng.uniform(0, 1, n)
@@ -137,6 +152,7 @@ def rows(repeats, quick, only=None):
                         lambda: adj2(a, np.zeros_like(a), b, np.zeros_like(b), o, np.ones_like(o)), threads=th,
                         repeats=repeats, note="fused; per-thread buffers for d_b"))
     out.extend(array_rows(repeats, quick))
+    out.extend(list_rows(repeats, quick))
     out.extend(minibude_rows(repeats, quick))
     out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -144,7 +160,8 @@ def rows(repeats, quick, only=None):
 
 
 def array_rows(repeats, quick):
-    """Whole-array NumPy kernels (bench/array_kernels.py), lowered to loops by adtrans."""
+    """Whole-array NumPy kernels (bench/array_kernels.py): lowered to loops by adtrans, matrix products
+    kept as BLAS (bench/blas_rows.py times the gemm and 2mm rows alone)."""
     rng = np.random.default_rng(1)
     out = []
     n, steps = (2000, 200) if not quick else (500, 50)
@@ -161,15 +178,28 @@ def array_rows(repeats, quick):
     A, B, C, D = (rng.uniform(-1, 1, (k, k)) for _ in range(4))
     out.append(case(f"gemm @ {k}x{k}", lambda: AK.gemm_at(A, B, C),
                     lambda: adtrans.grad(AK.gemm_at, argnums=(0, 1))(A, B, C), repeats=repeats,
-                    note="primal: BLAS; adjoint: i-k-j loops"))
+                    note="primal and adjoint: BLAS (rules/linalg.py)"))
     out.append(case(f"2mm @ {k}x{k}", lambda: AK.two_mm_at(A, B, C, D),
                     lambda: adtrans.grad(AK.two_mm_at, argnums=(0, 1, 2))(A, B, C, D), repeats=repeats,
-                    note="primal: BLAS; adjoint: i-k-j loops"))
+                    note="primal and adjoint: BLAS (rules/linalg.py)"))
     N = 1_000_000 if not quick else 100_000
     xs = rng.uniform(-3, 3, N)
     out.append(case(f"log-sum-exp n={N}", lambda: AK.logsumexp(xs), lambda: adtrans.grad(AK.logsumexp)(xs),
                     repeats=repeats, note="max, exp, sum"))
     return out
+
+
+def list_rows(repeats, quick):
+    """Kernels accumulating into Python lists (bench/list_kernels.py): the primal grows Numba's
+    list, the adjoint fills a preallocated array with a counter."""
+    rng = np.random.default_rng(2)
+    N = 1_000_000 if not quick else 100_000
+    x, w = rng.uniform(-1, 1, N), rng.uniform(0, 1, N)
+    return [case(f"list append under if n={N}", lambda: LK.filtered_append(x, w),
+                 lambda: adtrans.grad(LK.filtered_append, argnums=(0, 1))(x, w), repeats=repeats,
+                 note="counter carried (one int saved per step)"),
+            case(f"list comprehension + sum n={N}", lambda: LK.comprehension_sum(x),
+                 lambda: adtrans.grad(LK.comprehension_sum)(x), repeats=repeats, note="np.array(list) copies")]
 
 
 def minibude_rows(repeats, quick):
@@ -236,7 +266,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
-    ap.add_argument("--only", choices=["gradbench"], help="only these rows")
+    ap.add_argument("--only", choices=["gradbench", "lists"], help="only these rows")
     args = ap.parse_args(argv)
     print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
           f"threading layer default, medians of {args.repeats}")

@@ -337,3 +337,265 @@ def returns_array(x, c):
 def returns_two(A, x):
     y = A @ x
     return y * y, np.sum(A, axis=0)
+
+
+# ------------------------------------------------- run-time shape checks (broadcasting)
+@njit
+def add_rows(a, b):
+    c = a + b                      # b: (m, n) or, in NumPy, (1, n)
+    return np.sum(c * c)
+
+
+@njit
+def add_row_by_construction(a, b):
+    c = a + b[0][None, :]          # b: (1, n); the unit axis is in the code
+    return np.sum(c * c)
+
+
+@njit
+def dot_1d(x, y):
+    return np.sum(x * y)
+
+
+@njit
+def dot_1d_loop(x, y):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i] * y[i]
+    return s
+
+
+@njit
+def store_into(out, x):
+    out[:] = 2.0 * x
+    return np.sum(out)
+
+
+@njit
+def stencil_mismatch(u, v, steps):
+    for t in range(steps):
+        u[1:-1] = 0.5 * (v[:-2] + v[2:])
+    return np.sum(u * u)
+
+
+@njit
+def matvec(A, x):
+    y = A @ x
+    return np.sum(y * y)
+
+
+@njit
+def reshaped(x, m, n):
+    A = x.reshape(m, n)
+    return np.sum(A[0] * A[1])
+
+
+@njit
+def joined(a, b):
+    c = np.concatenate((a, b), axis=1)
+    return np.sum(c * c)
+
+
+# ------------------------------------------------------------------------- method forms
+@njit
+def methods_reduce(a):
+    return (a.sum() + a.mean() * a.max() - a.min() + a.prod() + a.std() * a.var()
+            + np.sum(a.sum(axis=0) ** 2) + a.ravel()[a.argmax()] - a.ravel()[a.argmin()])
+
+
+@njit
+def methods_shape(a, b):
+    c = a.copy()
+    c[0, 0] = 0.0
+    s = np.sum(c * a) + np.sum(a.reshape(-1) * a.ravel()) + np.sum(a.flatten() ** 3) + np.sum(a.T * b)
+    s += np.sum(a.transpose() * b) + np.sum(a.clip(0.3, 0.9) ** 2) + np.sum(a.astype(np.float64) ** 2)
+    s += np.sum(a.cumsum() ** 2) + np.sum(a.dot(b) ** 2)
+    if (a > 0).any() and a.all() and not (a > 5.0).any():
+        s += 1.5 * a[0, 1]
+    return s
+
+
+@njit
+def methods_rows(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        r = a[i]
+        s += r.sum() * r.max() + r.mean() * r.std() + r.dot(b[:, i]) + r[r.argmin()] + np.sum(r.cumsum() * r)
+    return s
+
+
+@njit
+def std_axis(a):                   # Numba itself does not compile np.std(a, axis=0); adtrans lowers it
+    return np.sum(np.std(a, axis=0))
+
+
+@njit
+def std_axis_loops(a):
+    n, m = a.shape
+    s = 0.0
+    for j in range(m):
+        mu = 0.0
+        for i in range(n):
+            mu += a[i, j]
+        mu /= n
+        v = 0.0
+        for i in range(n):
+            v += (a[i, j] - mu) ** 2
+        s += math.sqrt(v / n)
+    return s
+
+
+# ------------------------------------------------- sort, argsort, integer-array indexing
+@njit
+def sort_weighted(x, w):
+    y = np.sort(x)
+    return np.sum(y * w) + y[-1] * y[y.shape[0] // 2]
+
+
+@njit
+def sort_loops(x, w):
+    order = np.argsort(x)
+    s = 0.0
+    for k in range(x.shape[0]):
+        s += x[order[k]] * w[k]
+    return s
+
+
+@njit
+def argsort_gather(x, w):
+    return np.sum(x[np.argsort(x)] * w) + np.sum(x[np.argsort(-x)][:2])
+
+
+@njit
+def sort_method(x, w):
+    y = x * 2.0
+    y.sort()
+    return np.sum(y * w)
+
+
+@njit
+def sort_time_loop(x, steps):
+    for t in range(steps):
+        y = np.sort(x)
+        x[:] = 0.5 * x + 0.25 * y[::-1] * y
+    return np.sum(x * x)
+
+
+@njit
+def gather_rows(A, idx, w):
+    B = A[idx]                       # rows, repeated indices allowed
+    return np.sum(B * w) + np.sum(A[idx[0]] * A[idx[-1]])
+
+
+@njit
+def gather_view(x, idx):
+    y = x[1:][idx]                   # idx may hold negative indices
+    return np.sum(y ** 2) + np.sum(np.sin(x)[idx])
+
+
+@njit
+def gather_loops(x, idx):
+    s = 0.0
+    for k in range(idx.shape[0]):
+        s += x[idx[k]] ** 2
+    return s
+
+
+@njit
+def gather_whole(x, idx):
+    return np.sum(x[idx] ** 2)
+
+
+@njit
+def transpose_in_place(A, w):
+    A[:] = np.transpose(A)           # reads A other than element-wise: needs a temporary
+    return np.sum(A * w)
+
+
+# ------------------------------------------- cumsum/argmax with axis, norms, variable steps
+@njit
+def cumsum_axis(A, w):
+    return np.sum(np.cumsum(A, axis=0) * w) + np.sum(np.cumsum(A, axis=1) ** 2) + np.sum(A.cumsum(axis=-1)[:, -1])
+
+
+@njit
+def cumsum_axis_loops(A, w):
+    n, m = A.shape
+    s = 0.0
+    for j in range(m):
+        run = 0.0
+        for i in range(n):
+            run += A[i, j]
+            s += run * w[i, j]
+    return s
+
+
+@njit
+def argmax_axis(A, w):
+    i = np.argmax(A, axis=0)
+    j = np.argmin(A, 1)
+    s = 0.0
+    for k in range(A.shape[1]):
+        s += A[i[k], k] * w[0, k]
+    for k in range(A.shape[0]):
+        s += A[k, j[k]] ** 2
+    return s + np.sum(A[np.argmax(A[:, 0])] * w[1])
+
+
+@njit
+def vector_norms(x):
+    return (np.linalg.norm(x, 1) + np.linalg.norm(x, np.inf) + np.linalg.norm(x, 2) + np.linalg.norm(x, -np.inf)
+            + np.linalg.norm(x, 3) + np.linalg.norm(x[1:], ord=1))
+
+
+@njit
+def vector_norms_loops(x):
+    s1, sinf, s2, smin, s3 = 0.0, 0.0, 0.0, abs(x[0]), 0.0
+    for i in range(x.shape[0]):
+        a = abs(x[i])
+        s1 += a
+        sinf = max(sinf, a)
+        s2 += a * a
+        smin = min(smin, a)
+        s3 += a ** 3
+    s1b = 0.0
+    for i in range(1, x.shape[0]):
+        s1b += abs(x[i])
+    return s1 + sinf + math.sqrt(s2) + smin + s3 ** (1.0 / 3.0) + s1b
+
+
+@njit
+def matrix_norms(A):
+    return np.linalg.norm(A, 1) + np.linalg.norm(A, np.inf) + np.linalg.norm(A) + np.linalg.norm(A, -1)
+
+
+@njit
+def norms_numba_cannot_compile(x, A):  # 'fro' and axis= are beyond Numba's np.linalg.norm: adtrans lowers them
+    return (np.linalg.norm(A, 'fro') + np.sum(np.linalg.norm(A, axis=1)) + np.sum(np.linalg.norm(A, 1, 0) * x)
+            + np.sum(np.linalg.norm(A, ord=np.inf, axis=0)))
+
+
+@njit
+def variable_steps(x, k):
+    y = x[::-k]
+    s = 0.0
+    for i in range(y.shape[0]):
+        s += y[i] * (i + 1.0)
+    x[1::k] = 2.0 * x[1::k]
+    return s + np.sum(x * x) + np.sum(x[::k] ** 3)
+
+
+@njit
+def variable_steps_loops(x, k):
+    n = x.shape[0]
+    s = 0.0
+    c = 1.0
+    for i in range(n - 1, -1, -k):
+        s += x[i] * c
+        c += 1.0
+    for i in range(1, n, k):
+        x[i] = 2.0 * x[i]
+    t = 0.0
+    for i in range(0, n, k):
+        t += x[i] ** 3
+    return s + np.sum(x * x) + t

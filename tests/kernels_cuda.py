@@ -7,6 +7,7 @@ Launch configurations are in :data:`LAUNCH` (threads kept ~1,000 for the simulat
 import math
 
 import numpy as np
+import numba
 from numba import cuda, float64, njit
 
 BLOCK = 64          # threads per block of the shared-memory reduction (a power of 2)
@@ -285,3 +286,13 @@ def cases(dtype=np.float64):
         "tiled_matvec": (tiled_matvec, tiled_matvec_cpu, [0.3 * f(100, TILE * NTILES), f(50), np.zeros(100, dtype)],
                          ("dup", "dup", "dup"), (4, TILE)),
     }
+
+
+@cuda.jit
+def cast_float32(x, out):
+    """``numba.float32(...)`` casts of constants and of a value, as float32 kernels are written."""
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        half = numba.float32(0.5)
+        v = numba.float32(x[i]) * half
+        out[i] = v * v + numba.float32(1.0) * x[i]

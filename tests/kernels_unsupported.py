@@ -47,8 +47,9 @@ def writes_const(x, table):
 
 @njit
 def list_kernel(x):
-    acc = [0.0]                        # <- list
-    return x[0] + acc[0]
+    # lists of numbers are differentiated now (tests/test_lists.py); a list of arrays is not
+    acc = [x]                          # <- list of arrays
+    return acc[0][0]
 
 
 def make_closure():
@@ -77,17 +78,47 @@ def untypable(x, table):
 
 @njit(cache=True)
 def fancy_index(x, idx):
-    y = x[idx]             # <- indexing with an array
+    y = x[idx]             # differentiated now (a gather; tests/test_arrays_more.py)
     return y[0]
 
 
 @njit(cache=True)
 def view_rebound(A, a):
     row = A[1]
-    row = A[:, 0]          # <- rebound to a view
+    for k in range(2):
+        row = A[:, k]      # <- rebound to a view
     return row[0] * a
 
 
 @njit
 def calls_det(A):
     return np.linalg.det(A)            # <- no rule
+
+
+@njit(cache=True)
+def mask_index(x):
+    y = x[x > 0.5]         # <- boolean mask
+    return np.sum(y)
+
+
+@njit(cache=True)
+def scatter_write(x, idx, v):
+    x[idx] = v             # <- writing through an integer-array index
+    return np.sum(x)
+
+
+@njit(cache=True)
+def sort_2d(A):
+    B = np.sort(A)         # <- np.sort of a 2-d array
+    return np.sum(B[0])
+
+
+@njit(cache=True)
+def shapes_never_agree(x):
+    y = x[1:] + x          # <- extents that never agree
+    return np.sum(y)
+
+
+@njit(cache=True)
+def spectral_norm(A):
+    return np.linalg.norm(A, 2)        # <- the spectral norm

@@ -184,3 +184,24 @@ def test_fingerprint_refuses_objects_it_cannot_see_into():
     fp.value("table", np.arange(4.0))
     with pytest.raises(gencache._Uncacheable):
         fp.value("obj", object())
+
+
+def test_gen_of_a_kernel_raising_a_user_defined_exception(tmp_path):
+    """The file is never executed by `adtrans gen`; the generated module imports the user's
+    exception class from the kernel's module, so `except BadInput` catches what it raises."""
+    shutil.copy(HERE / "data" / "raising_kernels.py", tmp_path / "raising_kernels.py")
+    run("gen", "raising_kernels.py", cwd=tmp_path)
+    assert "from raising_kernels import BadInput" in (tmp_path / "raising_kernels_adjoint.py").read_text()
+    script = (
+        "import numpy as np, raising_kernels as K, raising_kernels_adjoint as A\n"
+        "x = np.array([0.0, 1.0, 3.0, 6.0]); dx = np.zeros(4)\n"
+        "A.energy_adjoint(x, dx, 1.0)\n"
+        "print(repr(list(dx)))\n"
+        "try:\n"
+        "    A.energy_adjoint(np.zeros(1), np.zeros(1), 1.0)\n"
+        "except K.BadInput as e:\n"
+        "    print('caught', e)\n")
+    res = subprocess.run([PY, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    grad, caught = res.stdout.strip().splitlines()
+    np.testing.assert_allclose(eval(grad), [-2.0, -2.0, -2.0, 6.0], rtol=1e-15)  # 2(x_i - x_{i-1}) - 2(x_{i+1} - x_i)
+    assert caught == "caught need two points"

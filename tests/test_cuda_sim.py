@@ -195,3 +195,27 @@ def test_source_without_arguments_uses_the_types_of_the_last_launch():
     assert src == adtrans.source(kernel, activity, *args)
     assert src != adtrans.source(kernel, activity, *K.cases(np.float64)["stencil"][2])
     assert "float32" in src
+
+
+def test_aliased_device_arrays_are_refused():
+    """The same device array as a dup input and the output: a wrong gradient if launched,
+    so the launch is refused naming both parameters (host arrays too)."""
+    u = cuda.to_device(np.linspace(0.0, 1.0, 64))
+    du = cuda.to_device(np.zeros(64))
+    c = cuda.to_device(np.ones(64))
+    adj = adtrans.adjoint(K.stencil, ("dup", "const", "dup"))
+    with pytest.raises(adtrans.ActivityError, match="u and out"):
+        adj[1, 64](u, du, c, u, du)
+    host = np.linspace(0.0, 1.0, 64)
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj[1, 64](host[:40], np.zeros(40), np.ones(40), host[20:60], np.ones(40))
+
+
+def test_float32_casts_in_a_cuda_kernel():
+    """d out_i / d x_i = 2 (x_i / 2) / 2 + 1 = x_i / 2 + 1, seeded with w: the casts are identities
+    for the derivative (float32 throughout)."""
+    x = np.linspace(0.1, 2.0, 64).astype(np.float32)
+    w = np.random.default_rng(3).standard_normal(64).astype(np.float32)
+    dx, out = np.zeros_like(x), np.zeros_like(x)
+    adtrans.adjoint(K.cast_float32, ("dup", "dup"))[1, 64](x, dx, out, w.copy())
+    np.testing.assert_allclose(dx, w * (x / 2 + 1), rtol=2e-6)

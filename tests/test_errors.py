@@ -20,12 +20,16 @@ def marked_line(fn):
     (U.try_kernel, [np.ones(3)], ("dup",), "try"),
     # slices and row views are differentiated now (tests/test_arrays.py checks U.slicing and
     # U.row_view against finite differences); what stays refused:
-    (U.fancy_index, [np.ones(3), np.array([0, 2])], ("dup", "const"), "indexing with an array"),
     (U.view_rebound, [np.ones((3, 2)), 0.5], ("dup", "active"), "rebound to a view"),
     (U.recursive, [np.ones(3), 2], ("dup", "const"), "recursive"),
     (U.calls_det, [np.eye(3)], ("dup",), "no adjoint rule"),     # np.linalg.norm (calls_unknown) has one now
     (U.writes_const, [np.ones(3), np.ones(3)], ("dup", "const"), "Const"),
     (U.list_kernel, [np.ones(3)], ("dup",), "list"),
+    (U.mask_index, [np.ones(3)], ("dup",), "boolean mask"),
+    (U.scatter_write, [np.ones(3), np.array([0, 2]), np.ones(2)], ("dup", "const", "dup"), "integer-array index"),
+    (U.sort_2d, [np.ones((2, 3))], ("dup",), "2-d array"),
+    (U.shapes_never_agree, [np.ones(3)], ("dup",), "never agree"),
+    (U.spectral_norm, [np.eye(3)], ("dup",), "ord 2"),
 ])
 def test_unsupported_names_file_and_line(fn, args, activity, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:

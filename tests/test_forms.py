@@ -2,6 +2,7 @@
 closures, casts): each gradient against central finite differences in float64."""
 import numpy as np
 import pytest
+from numba import njit
 
 import adtrans
 import kernels_forms as F
@@ -101,6 +102,42 @@ def test_aliased_duplicated_arrays_are_refused():
     adtrans.autodiff(F.shift, adtrans.Duplicated(buf[:5], np.ones(5)), adtrans.Duplicated(buf[5:], np.ones(5)))
 
 
+def test_aliased_arguments_are_refused_by_the_adjoint_callable_too():
+    a, da = v(5), np.ones(5)
+    adj = adtrans.adjoint(F.shift, ("dup", "dup"))
+    with pytest.raises(adtrans.ActivityError, match="a and out"):
+        adj(a, da, a, da)
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj(a[1:], np.ones(4), a[:4], np.ones(4))
+    b, db, da = np.zeros(5), np.ones(5), np.zeros(5)
+    adj(a, da, b, db)                    # distinct arrays: the same gradient as autodiff's
+    da2 = np.zeros(5)
+    adtrans.autodiff(F.shift, adtrans.Duplicated(a, da2), adtrans.Duplicated(np.zeros(5), np.ones(5)))
+    np.testing.assert_array_equal(da, da2)
+
+
+@njit
+def weighted_sum(u, w):
+    s = 0.0
+    for i in range(u.shape[0]):
+        s += u[i] * w[i] * w[i]
+    return s
+
+
+def test_one_array_for_two_read_only_parameters_is_differentiated():
+    """`f(u, u)` where the kernel only reads both: the two shadows accumulate into one, so
+    the gradient is that of u -> sum(u^3) (3 u^2), checked against finite differences."""
+    u = v(6)
+    du = np.zeros(6)
+    adtrans.adjoint(weighted_sum, ("dup", "dup"))(u, du, u, du, 1.0)
+    np.testing.assert_allclose(du, 3 * u ** 2, rtol=1e-14)
+    fd = [(np.sum((u + h) ** 3) - np.sum((u - h) ** 3)) / 2e-6 for h in 1e-6 * np.eye(6)]
+    np.testing.assert_allclose(du, fd, rtol=1e-7)
+    du2 = np.zeros(6)
+    adtrans.autodiff(weighted_sum, adtrans.Duplicated(u, du2), adtrans.Duplicated(u, du2))
+    np.testing.assert_allclose(du2, 3 * u ** 2, rtol=1e-14)
+
+
 def test_rows_of_a_matrix_by_iteration():
     check(F.rows_of_matrix, [v(3, 4), v(3)])
 
@@ -110,3 +147,7 @@ def test_recursion_is_refused_with_a_line():
     with pytest.raises(adtrans.UnsupportedError, match="recursive") as info:
         adtrans.source(U.recursive, ("dup", "const"), np.ones(3), 2)
     assert info.value.lineno > 0
+
+
+def test_zip_and_enumerate_over_slices():
+    check(F.zip_over_slices, [v(7), np.cos(v(7))])

@@ -17,7 +17,7 @@ STAGES = [
     ("emit", 6), ("compile", 6), ("gencache", 6), ("mpi", 6),
     ("pipeline", 7),
     ("build", 8), ("arguments", 8),
-    ("adjoint", 9), ("cuda", 9), ("dispatch", 9), ("driver", 9),
+    ("adjoint", 9), ("cuda", 9), ("dispatch", 9), ("driver", 9), ("secondorder", 9),
     ("api", 10), ("gen", 10), ("cli", 10), ("", 11),
 ]
 

@@ -8,7 +8,7 @@ import ast
 from dataclasses import dataclass
 
 from .types import is_array
-from ..ir.walk import array_target, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.walk import array_reads, array_target, is_alloc, iter_stmts, makes_array, reads, scalar_target
 from ..ir.affine import AffineMap, unique_position
 from ..ir.liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
 
@@ -40,16 +40,15 @@ class LoopAnalysis:
         return out
 
     def body_arrays(self, body):
-        """Arrays ``body`` reads, stores into and allocates (by the names it uses)."""
+        """Arrays ``body`` reads, stores into and allocates (by the names it uses; a BLAS
+        product ``P = A @ B`` reads all of ``A`` and ``B`` and makes ``P`` afresh)."""
         reads_, writes, allocs = set(), set(), set()
         for s, _ in iter_stmts(body):
             a = array_target(s)
             if a:
                 writes.add(a)
-            if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
-                    isinstance(s.value.value, ast.Name):
-                reads_.add(s.value.value.id)
-            if isinstance(s, ast.Assign) and is_alloc(s.value):
+            reads_ |= array_reads(s)
+            if makes_array(s):
                 allocs.add(s.targets[0].id)
         return reads_, writes, allocs
 

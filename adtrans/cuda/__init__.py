@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import threading
 
-from ..arguments import primal_of, signature_types, split_args, typeof_arg
+from ..arguments import check_aliasing_flat, primal_of, signature_types, split_args, typeof_arg
 from ..build import compiled
 from ..errors import ActivityError
 from ..pipeline import Generated, generate
@@ -97,6 +97,7 @@ class CudaAdjointKernel:
         if rest:
             raise ActivityError(f"{len(args)} arguments for activity {self.activity}: "
                                 f"expected {len(args) - len(rest)}")
+        check_aliasing_flat(self.primal.params, self.activity, args)
         return primal_args
 
     def argtypes(self, primal_args):

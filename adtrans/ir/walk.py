@@ -63,9 +63,11 @@ def array_target(s) -> str | None:
 
 
 def array_reads(s) -> set[str]:
-    """Arrays a simple statement reads elements of (``x = A[i]``)."""
+    """Arrays a simple statement reads elements of (``x = A[i]``; every element for ``x = A @ B``)."""
     if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name):
         return {s.value.value.id}
+    if isinstance(s, ast.Assign) and is_product(s.value):
+        return set(product_operands(s.value))
     if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
         return set()
     return set()
@@ -91,6 +93,23 @@ def forward_only(s) -> bool:
 def is_alloc(value) -> bool:
     return isinstance(value, ast.Call) and ast.unparse(value.func) in (
         "np.zeros", "np.empty", "np.ones", "np.zeros_like", "np.empty_like", "np.ones_like", "np.full")
+
+
+def is_product(value) -> bool:
+    """A BLAS product the array lowering kept whole (``A @ B``, ``A.T @ B``; see
+    :mod:`adtrans.rules.linalg`): it makes a fresh array (or a float) from whole arrays."""
+    return isinstance(value, ast.BinOp) and isinstance(value.op, ast.MatMult)
+
+
+def product_operands(value) -> list[str]:
+    """The arrays a BLAS product reads, by name (``A`` for ``A.T``)."""
+    return [x.value.id if isinstance(x, ast.Attribute) else x.id for x in (value.left, value.right)]
+
+
+def makes_array(s) -> bool:
+    """``x = np.zeros(...)`` or ``x = A @ B``: the statement binds ``x`` to a fresh array."""
+    return isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and (
+        is_alloc(s.value) or (is_product(s.value) and bool(getattr(s.value, "adtrans_linalg", 0))))
 
 
 def rewrite_stmts(stmts, fn):

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import ast
 import copy
+import os
 
-from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
-                          View, ViewAxis, C, N, add, broadcast, bidx, elementwise, is_const, join_dtypes,
-                          located, mul, same, sub)
+from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
+                          View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
+                          join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
-METHODS = {"sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all", "reshape",
-           "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "astype", "clip", "fill"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
 DTYPE_NAMES = {"float64": "float64", "float32": "float32", "int64": "int64", "int32": "int64", "intp": "int64",
                "bool_": "bool", "float": "float64", "int": "int64", "bool": "bool", "float_": "float64"}
@@ -42,6 +41,9 @@ class ArrayLowering:
         self.params = set(norm.p.params)
         self.depth = 0
         self.renames: dict = {}
+        self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
+        self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
+        self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -76,6 +78,16 @@ class ArrayLowering:
         if c and c.startswith("numpy."):
             return c[len("numpy."):]
         return None
+
+    def function_of(self, call):
+        """``(name, receiver)``: the NumPy function ``call`` is (``sum`` for ``np.sum(x)``, receiver
+        None) or lowers to (``x.sum()`` -> ``sum``, receiver ``x``, by :data:`METHODS`), else
+        ``(None, None)``.  A method's receiver is the function's first argument."""
+        name = self.numpy_name(call.func)
+        if name is None and isinstance(call.func, ast.Attribute) and call.func.attr in METHODS and \
+                self.ndim(call.func.value) > 0:
+            return METHODS[call.func.attr], call.func.value
+        return name, None
 
     def is_helper(self, call):
         dotted = self.n.resolver.dotted(call.func)
@@ -117,15 +129,17 @@ class ArrayLowering:
             if d == 0:
                 return 0
             elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+            if any(self.ndim(x) > 0 for x in elts if not isinstance(x, ast.Slice)):
+                if len(elts) != 1:
+                    raise self.err(e, f"indexing with an array and other indices `{ast.unparse(e)}`",
+                                   "index one axis with the integer array (x[idx]), or write the gather loop")
+                return self.ndim(elts[0]) + d - 1          # a gather x[idx]: idx.shape + x.shape[1:]
             out = d
             for x in elts:
                 if self.newaxis(x):
                     out += 1
                 elif isinstance(x, ast.Slice):
                     pass
-                elif self.ndim(x) > 0:
-                    raise self.err(e, f"indexing with an array `{ast.unparse(e)}`",
-                                   "index with integers and slices, or write the gather loop")
                 else:
                     out -= 1
             return out
@@ -154,9 +168,7 @@ class ArrayLowering:
 
     def call_ndim(self, e):
         f = e.func
-        name, recv = self.numpy_name(f), None
-        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
-            name, recv = f.attr, f.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is None:
             if self.is_helper(e):
@@ -166,12 +178,15 @@ class ArrayLowering:
         kw = {k.arg: k.value for k in e.keywords}
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
-            if name in ("argmax", "argmin", "any", "all") or _axis(e, recv) is None:
+            if name in ("any", "all") or _axis(e, recv) is None:
                 return 0
             return max(nd[0] - 1, 0)
         if name in ("dot", "matmul"):
             return _matmul_ndim(nd[0], nd[1])
-        if name in ("vdot", "trace", "linalg.norm"):
+        if name == "linalg.norm":
+            axis = self.norm_args(e, args)[1]
+            return 0 if axis is None else max(nd[0] - 1, 0)
+        if name in ("vdot", "trace"):
             return 0
         if name in ("zeros", "ones", "empty", "full"):
             s = args[0] if args else kw.get("shape")
@@ -181,7 +196,7 @@ class ArrayLowering:
             if name == "cumsum" and _axis(e, recv) is None:
                 return 1
             return nd[0]
-        if name in ("arange", "linspace", "ravel", "flatten"):
+        if name in ("arange", "linspace", "ravel", "flatten", "sort", "argsort"):
             return 1
         if name in ("eye", "outer", "triu", "tril"):
             return 2
@@ -255,13 +270,20 @@ class ArrayLowering:
     # -------------------------------------------------------------- driver
     def run(self, body):
         out = []
-        for s in body:
-            out += self.stmt(s)
+        self.levels.append([body, 0])
+        try:
+            for k, s in enumerate(body):
+                self.levels[-1][1] = k
+                out += self.stmt(s)
+        finally:
+            self.levels.pop()
         return out
 
     def stmt(self, s):
-        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         pre = []
+        if self.depth == 0 and isinstance(s, (ast.For, ast.While, ast.If)):
+            self.own_rebound(s, pre)
+        s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         try:
             made = self._stmt(s, pre)
         except RecursionError:
@@ -274,9 +296,11 @@ class ArrayLowering:
         mapping = self.renames
 
         class R(ast.NodeTransformer):
-            def visit_Name(self, node):
-                if node.id in mapping and isinstance(node.ctx, ast.Load):
-                    return ast.copy_location(N(mapping[node.id]), node)
+            def visit_Name(self, node):      # once: a read renamed to `x` is not renamed again
+                if node.id in mapping and isinstance(node.ctx, ast.Load) and not getattr(node, "renamed", False):
+                    new = ast.copy_location(N(mapping[node.id]), node)
+                    new.renamed = True
+                    return new
                 return node
         return R().visit(s)
 
@@ -332,6 +356,12 @@ class ArrayLowering:
             return self.return_(s, pre)
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             c = s.value
+            if isinstance(c.func, ast.Attribute) and c.func.attr == "sort" and self.ndim(c.func.value) > 0:
+                # x.sort(): x[:] = np.sort(x) (through a temporary: the value reads x)
+                return self.assign_sub(ast.Subscript(value=c.func.value, slice=ast.Slice(), ctx=ast.Store()),
+                                       ast.copy_location(ast.Call(func=self.npf("sort"), args=[c.func.value] +
+                                                                  list(c.args), keywords=c.keywords), c),
+                                       None, pre, s)
             if isinstance(c.func, ast.Attribute) and c.func.attr == "fill" and self.ndim(c.func.value) > 0:
                 return self.assign_sub(ast.Subscript(value=c.func.value, slice=ast.Slice(), ctx=ast.Store()),
                                        c.args[0], None, pre, s)
@@ -359,13 +389,24 @@ class ArrayLowering:
             v = self.scalar(value, pre)
             self.sdt[t] = self.sdtype(value)
             return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=v), s)]
-        rebinding = (t in self.info or t in self.views) and self.mentions(value, t)
-        if rebinding and self.depth == 0:
-            # straight-line rebinding (x = np.copy(x), x = x * 2): later statements read a new name
+        bound = t in self.info or t in self.views or t in self.renames or t in self.params
+        if bound and self.depth == 0:
+            # straight-line rebinding (x = np.copy(x), x = x * 2, x = y): later statements read a new name
+            if isinstance(value, ast.Name) and value.id not in self.views and self.array_info(value.id):
+                self.alias(t, value.id)
+                return []
             new = self.fresh(t)
             made = self.assign_name(new, value, pre, s)
             self.renames[t] = new
             return made
+        if self.depth == 0 and isinstance(value, ast.Name) and value.id not in self.views \
+                and self.array_info(value.id):
+            self.alias(t, value.id)              # a second name for an array: one array
+            return []
+        cur = self.renames.get(t, t)
+        if self.depth > 0 and isinstance(value, ast.Name) and value.id not in self.views \
+                and self.array_info(value.id) and cur not in self.views:
+            return self.alias_in_loop(t, cur, value.id, pre, s)
         if self.viewable(value):
             view = self.to_view(value, pre)
             if isinstance(value, ast.Name) and value.id not in self.views:
@@ -374,19 +415,91 @@ class ArrayLowering:
             return self.bind_view(t, view, pre, s)
         if t in self.views:
             raise self.err(s, f"`{t}` bound to an array view and then to a new array", "use two names")
-        if rebinding or (t in self.info and self.depth > 0 and t in self.params):
-            raise self.err(s, f"rebinding array `{t}` to a new array inside a loop or branch",
-                           f"allocate it once and write into it (`{t}[:] = ...`), or use a new name")
+        if self.depth > 0 and (cur in self.info or cur in self.params) and self.mentions(value, cur):
+            return self.rebind_in_place(t, cur, value, pre, s)
         if isinstance(value, ast.Call):
             made = self.assign_call(t, value, pre, s)
             if made is not None:
                 return made
         arr = self.value(value, pre)
+        if t not in self.info and t not in self.params and pre and _blas_result(pre[-1], arr):
+            # P = A @ B: P is bound to the BLAS product itself (no copy loop)
+            made = pre[-1].targets[0].id
+            pre[-1].targets[0] = N(t, True)
+            self.info[t] = self.info.pop(made)
+            self.blas_extents[t] = self.blas_extents.pop(made)
+            return []
         self.materialise_into(t, arr, pre, s)
         return []
 
     def mentions(self, e, nm):
         return any(isinstance(n, ast.Name) and n.id == nm for n in ast.walk(e))
+
+    # ------------------------------------------------ rebinding array names
+    # A name rebound to another array never makes the adjoint of one array go to another: at the
+    # top level every binding gets its own name (``u = v`` makes ``u`` read ``v``), and inside loops
+    # and branches a rebinding writes into the array the name holds (copied first where the caller
+    # or another name still sees the old array), so the names the engine sees are arrays.
+    def alias(self, t, src):
+        """``t = src`` at the top level: later reads of ``t`` read ``src`` (the same array)."""
+        self.renames[t] = src
+        self.info[t] = self.array_info(src)
+        self.shared.add(src)
+
+    def own_rebound(self, s, pre):
+        """Before a loop or branch at the top level: each array name it rebinds that is a
+        parameter (the caller's array), shared with another name, or the base of a view is copied
+        into a fresh array the name then reads, so writing it in place changes nothing else."""
+        names = []
+        for n in ast.walk(s):
+            if isinstance(n, ast.Assign):
+                for tgt in n.targets:
+                    for e in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
+                        if isinstance(e, ast.Name) and e.id not in names:
+                            names.append(e.id)
+        for t in names:
+            cur = self.renames.get(t, t)
+            if cur in self.views or not self.array_info(cur) or self.ndim(N(cur)) == 0:
+                continue
+            if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
+                own = self.fresh(t)
+                pre += self.assign_name(own, ast.Call(func=self.npf("copy"), args=[N(cur)], keywords=[]), pre, s)
+                self.renames[t] = own
+
+    def rebind_in_place(self, t, cur, value, pre, s):
+        """``t = f(t, ...)`` inside a loop or branch (``y = y + dt * k``): written into ``t``'s
+        array (through a temporary where ``f`` reads other elements of it)."""
+        if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
+            raise self.err(s, f"rebinding array `{t}` inside a nested loop or branch of a helper",
+                           f"copy it first (`{t} = {t}.copy()` before the loop)")
+        dst = ast.Subscript(value=N(cur), slice=ast.Slice(), ctx=ast.Store())
+        return self.assign_sub(dst, value, None, pre, s)
+
+    def alias_in_loop(self, t, cur, src, pre, s):
+        """``t = src`` inside a loop or branch.  A first binding that nothing writes later stays a
+        second name; otherwise, where ``src`` is an array made afresh earlier in the same body and
+        not used after this statement (``v = u.copy(); ...; u = v``), the values are copied into
+        ``t``'s array, which gives the same values as sharing one array."""
+        body, k = self.levels[-1]
+        rest = body[k + 1:]
+        later = [x for lv in self.levels[:-1] for x in lv[0][lv[1] + 1:]]
+        loop_body = self.levels[0][0][self.levels[0][1]:self.levels[0][1] + 1] if self.levels else []
+        written = _written_arrays(loop_body)
+        if cur not in self.info and cur not in self.params and t not in written and src not in written:
+            self.info[t] = self.info[src] if src in self.info else self.array_info(src)
+            return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(src)), s)]
+        made_here = [j for j, x in enumerate(body[:k]) if isinstance(x, ast.Assign) and len(x.targets) == 1
+                     and isinstance(x.targets[0], ast.Name) and x.targets[0].id == src
+                     and not isinstance(x.value, ast.Name)]
+        ok = (made_here and not any(self.mentions(x, src) for x in body[:made_here[0]])
+              and not any(self.mentions(x, src) for x in rest + later)
+              and t not in _written_arrays(rest))
+        if not ok:
+            raise self.err(s, f"`{t} = {src}` inside a loop or branch (two names for one array)",
+                           f"copy the values: `{t}[:] = {src}`, or `{t} = {src}.copy()`")
+        if cur in self.info or cur in self.params:
+            return self.rebind_in_place(t, cur, N(src), pre, s)
+        return self.assign_name(t, ast.Call(func=self.npf("copy"), args=[N(src)], keywords=[]), pre, s)
 
     def assign_call(self, t, call, pre, s):
         """Allocations stay allocations; helper calls stay calls (their results' shapes recorded)."""
@@ -428,6 +541,8 @@ class ArrayLowering:
     def assign_tuple(self, s, pre):
         t, v = s.targets[0], s.value
         if isinstance(v, (ast.Tuple, ast.List)) and len(v.elts) == len(t.elts):
+            if any(self.ndim(x) > 0 for x in v.elts) and all(isinstance(x, ast.Name) for x in t.elts):
+                return self.rebind_tuple(s, pre)
             if any(self.ndim(x) > 0 for x in v.elts):
                 temps = []
                 for x in v.elts:
@@ -460,10 +575,74 @@ class ArrayLowering:
         s.value = self.scalar(v, pre)
         return [s]
 
+    def rebind_tuple(self, s, pre):
+        """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
+        one after another to fresh names (all values read first); inside a loop or branch a
+        permutation of array names (``u, un = un, u``, double buffering) exchanges their elements."""
+        t, v = s.targets[0], s.value
+        pairs = list(zip([e.id for e in t.elts], v.elts))
+        arrays = [(nm, x) for nm, x in pairs if self.ndim(x) > 0]
+        scalars = [(nm, x) for nm, x in pairs if self.ndim(x) == 0]
+        out = []
+        if scalars:
+            tup = ast.Assign(targets=[ast.Tuple(elts=[N(nm, True) for nm, _ in scalars], ctx=ast.Store())],
+                             value=ast.Tuple(elts=[x for _, x in scalars], ctx=ast.Load()))
+            out += self.assign_tuple(ast.copy_location(tup, s), pre) if len(scalars) > 1 else \
+                self.assign_name(scalars[0][0], scalars[0][1], pre, s)
+        if self.depth == 0:
+            temps = []
+            for nm, x in arrays:        # every value is read before any name is rebound
+                if isinstance(x, ast.Name) and x.id not in self.views:
+                    temps.append((nm, x.id))
+                else:
+                    tmp = self.fresh("part")
+                    pre += self.assign_name(tmp, x, pre, s)
+                    temps.append((nm, tmp))
+            for nm, src in temps:
+                self.alias(nm, src)
+            return out
+        names = [self.renames.get(nm, nm) for nm, _ in arrays]
+        srcs = [x.id if isinstance(x, ast.Name) else None for _, x in arrays]
+        if None in srcs or sorted(srcs) != sorted(names) or any(
+                n in self.views or n in self.params or n in self.shared for n in names):
+            raise self.err(s, "rebinding array names to other arrays inside a loop or branch by tuple assignment",
+                           "exchange whole buffers only (`u, un = un, u`), or copy: `u[:] = un`")
+        perm = [(dst, src) for dst, src in zip(names, srcs) if dst != src]
+        if not perm:
+            return out
+        first = perm[0][0]
+        nd, dt = self.array_info(first)
+        for dst, _ in perm[1:]:
+            if self.array_info(dst) != (nd, dt):
+                raise self.err(s, f"exchanging arrays `{first}` and `{dst}` of different dimensions or dtypes")
+        ext = [ast.Subscript(value=ast.Attribute(value=N(first), attr="shape", ctx=ast.Load()), slice=C(k),
+                             ctx=ast.Load()) for k in range(nd)]
+        for dst, _ in perm[1:]:
+            for k in range(nd):
+                other = ast.Subscript(value=ast.Attribute(value=N(dst), attr="shape", ctx=ast.Load()),
+                                      slice=C(k), ctx=ast.Load())
+                test = ast.Compare(left=copy.deepcopy(ext[k]), ops=[ast.NotEq()], comparators=[other])
+                msg = f"exchanging {first} and {dst}: arrays of different shapes"
+                raise_ = ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]), cause=None)
+                out.append(ast.copy_location(ast.If(test=test, body=[raise_], orelse=[]), s))
+        held = {src: self.fresh(src + "_v") for src in {src for _, src in perm}}
+        for nm in held.values():
+            self.sdt[nm] = dt
+
+        def body(idx):
+            el = lambda a, ctx=ast.Load(): ast.Subscript(value=N(a), slice=_idx(idx), ctx=ctx)
+            return [ast.Assign(targets=[N(h, True)], value=el(src)) for src, h in sorted(held.items())] + \
+                [ast.Assign(targets=[el(dst, ast.Store())], value=N(held[src])) for dst, src in perm]
+        out += self.loops(ext, body, s)
+        return out
+
     def assign_sub(self, target, value, op, pre, s):
         """``target = value`` / ``target op= value`` where ``target`` is an element, a slice or a view."""
         if isinstance(target, ast.Name):
             view = self.to_view(target, pre)
+        elif self.is_gather(target):
+            raise self.err(s, f"writing through an integer-array index `{ast.unparse(target)}`",
+                           "write the loop: for k in range(len(idx)): x[idx[k]] = v[k] (or += v[k])")
         else:
             if self.ndim(target) == 0 and not self.viewable(target.value):
                 # a plain element: A[i, j] = ...
@@ -483,12 +662,18 @@ class ArrayLowering:
         if self.reads_base(value, view):
             tmp = self.fresh(view.base + "_new")
             self.materialise_into(tmp, val, pre, s)
+            shape = val.shape
             val = Ref(View.whole(tmp, val.ndim, val.dtype))
+            val.shape = shape        # the temporary has the value's extents (no check between them)
         dst = Ref(view)
-        shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s))
+        what = "could not broadcast the value into the assigned region"
+        shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s, what))
         if len(shape) != dst.ndim or any(a.unit and not d.unit for a, d in zip(shape, dst.shape)):
             raise self.err(s, f"assigning a {val.ndim}-d value to a {dst.ndim}-d region",
                            "make the shapes agree (reshape or index the value)")
+        for a, d in zip(shape, dst.shape):
+            if d.unit and not a.unit:        # a unit axis of the region takes a value axis of 1 only
+                self.check(C(1), a.extent, pre, s, what)
         ext = [self.extent_atom(a, pre) for a in dst.shape]
 
         def body(idx):
@@ -532,16 +717,87 @@ class ArrayLowering:
                 p = parents.get(id(n))
                 if isinstance(p, (ast.Subscript, ast.Attribute)) or (isinstance(p, ast.Call) and p.func is not n
                                                                       and self.numpy_name(p.func) not in (None,)
-                                                                      and self.call_ndim(p) != self.ndim(n)):
+                                                                      and not self.same_index(p, n)):
                     return False
         return True
 
-    def check(self, a, b, pre, like):
-        """Extents that must agree: refused when both are constants that differ.  Extents known only
-        at run time are assumed equal (the kernel's own NumPy code would raise otherwise); size-1
-        broadcasting needs the unit axis in the code (``None``, ``reshape(-1, 1)``)."""
-        if is_const(a) and is_const(b) and a.value != b.value:
-            raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
+    def same_index(self, call, arg):
+        """Does NumPy call ``call`` read its argument ``arg`` only at the index it writes (element-wise,
+        same number of dimensions)?  ``np.sort``, ``np.transpose``, ``np.reshape`` ... do not."""
+        name = self.numpy_name(call.func)
+        elementwise = name in ELEMENTWISE_BINOPS or name in COMPARE_UFUNCS or name in (
+            "where", "clip", "negative", "square", "copy", "ascontiguousarray", "triu", "tril", "logical_not",
+            "logical_and", "logical_or") or intrinsic_of(dotted="numpy." + name) is not None
+        return elementwise and self.call_ndim(call) == self.ndim(arg)
+
+    def check(self, a, b, pre, like, what="operands could not be broadcast together"):
+        """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
+        differ; otherwise ``pre`` gets one run-time test, before the statement's loops::
+
+            if a != b:
+                raise ValueError("operands could not be broadcast together ... (file:line)")
+
+        so a mismatch raises in the primal sweep of the adjoint as NumPy's own code raises in
+        the kernel (one integer comparison per pair of extents per statement, never per element;
+        an identical test already in ``pre`` is not repeated).  An axis broadcasts only where it
+        is 1 by construction (``None``, ``reshape(-1, 1)``, fewer dimensions): an argument's axis
+        that is 1 at run time raises too (NumPy would broadcast it), never a wrong result."""
+        a, b = _unclamped(a), _unclamped(b)
+        (xa, ca), (xb, cb) = split_offset(a), split_offset(b)
+        if ca != cb and same(xa, xb):
+            raise self.err(like, f"extents {ast.unparse(a)} and {ast.unparse(b)} that never agree ({what})",
+                           "make the slices the same length")
+        if ca or cb:         # n - 2 != m - 2: compare n != m
+            a, b = xa, add(xb, C(cb - ca))
+        if same(a, b):
+            return
+        if ast.dump(a) > ast.dump(b):      # one spelling per pair (a test is not repeated)
+            a, b = b, a
+        if is_const(a) and is_const(b):
+            if a.value != b.value:
+                raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
+            return
+        test = ast.Compare(left=copy.deepcopy(a), ops=[ast.NotEq()], comparators=[copy.deepcopy(b)])
+        if any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+               for q in pre):
+            return
+        text = ast.unparse(like) if isinstance(like, ast.expr) else ast.unparse(like).split("\n")[0]
+        if len(text) > 60:
+            text = text[:57] + "..."
+        where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+        msg = (f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where}); adtrans broadcasts an "
+               f"axis only where it is 1 by construction (None, reshape)")
+        check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
+                                                   cause=None)], orelse=[])
+        check.adtrans_shape_check = True
+        pre.append(check)
+
+    def hoist_checks(self, loop):
+        """The run-time shape checks at the top level of ``loop``'s body whose names the loop does
+        not assign, moved before it under a test that the loop runs at all (``if (n > 0) & (a !=
+        b): raise ...``): one test per statement per loop, not per iteration, and no exit in the
+        body of a ``prange`` loop (Numba runs a loop with one serially).  Ranges with a step
+        other than a positive constant keep their checks inside."""
+        args = loop.iter.args
+        if len(args) == 1:
+            runs = ast.Compare(left=copy.deepcopy(args[0]), ops=[ast.Gt()], comparators=[C(0)])
+        elif len(args) == 2 or (len(args) == 3 and is_const(args[2]) and args[2].value > 0):
+            runs = ast.Compare(left=copy.deepcopy(args[1]), ops=[ast.Gt()], comparators=[copy.deepcopy(args[0])])
+        else:
+            return []
+        stored = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        moved, kept = [], []
+        for q in loop.body:
+            names = {n.id for n in ast.walk(q.test) if isinstance(n, ast.Name)} if isinstance(q, ast.If) else set()
+            if getattr(q, "adtrans_shape_check", False) and not names & stored:
+                test = q.test.right if isinstance(q.test, ast.BinOp) else q.test
+                if not any(same(test, m.test.right) for m in moved):
+                    q.test = ast.BinOp(left=copy.deepcopy(runs), op=ast.BitAnd(), right=test)
+                    moved.append(q)
+            else:
+                kept.append(q)
+        loop.body = kept or [ast.Pass()]
+        return located(moved, loop)
 
     # ------------------------------------------------------------- control
     def for_(self, s, pre):
@@ -552,7 +808,7 @@ class ArrayLowering:
             if isinstance(s.target, ast.Name):
                 self.sdt[s.target.id] = "int64"
             s.body = self.body(s.body)
-            return [s]
+            return self.hoist_checks(s) + [s]
         if self.ndim(it) > 0 and isinstance(s.target, ast.Name):
             arr = self.value(it, pre)
             k = self.fresh(s.target.id + "_k")
@@ -689,7 +945,9 @@ class ArrayLowering:
     def slice_parts(self, sl, n, pre, like):
         """(start, step, length) of ``sl`` on an axis of ``n`` elements (bounds within the axis)."""
         step = self.scalar(sl.step, pre) if sl.step is not None else C(1)
-        if not is_const(step) or step.value == 0:
+        if not is_const(step):
+            return self.variable_step(sl, step, n, pre, like)
+        if step.value == 0:
             raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
 
         def bound(b):
@@ -716,6 +974,50 @@ class ArrayLowering:
                  and is_const(length.right))):
             length = ast.Call(func=N("max"), args=[length, C(0)], keywords=[])
         return start, step, length
+
+    def variable_step(self, sl, step, n, pre, like):
+        """(start, step, length) of a slice with a variable step: its sign is read from how it is
+        written (``x[::k]`` positive, ``x[::-k]`` negative) and checked at run time (``ValueError``
+        naming the line otherwise, as NumPy raises for a zero step).  Bounds must be omitted,
+        constants or names, as with a constant step."""
+        neg = isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub)
+        size = step.operand if neg else step
+        if isinstance(size, ast.Name):
+            mag = size.id
+        else:
+            mag = self.fresh("stride")
+            self.sdt[mag] = "int64"
+            pre.append(ast.copy_location(ast.Assign(targets=[N(mag, True)], value=size), like))
+        test = ast.Compare(left=N(mag), ops=[ast.LtE()], comparators=[C(0)])
+        if not any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+                   for q in pre):
+            where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+            msg = (f"slice step {ast.unparse(sl.step)}: {ast.unparse(size)} must be positive ({where}); adtrans "
+                   f"reads the sign of a variable step from how it is written (x[::k] or x[::-k])")
+            check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
+                                                      cause=None)], orelse=[])
+            check.adtrans_shape_check = True
+            pre.append(ast.copy_location(check, like))
+
+        def bound(b):
+            if b is None:
+                return None
+            v = self.scalar(b, pre)
+            if is_const(v) and v.value < 0:
+                return add(copy.deepcopy(n), v)
+            return v
+        lo, hi = bound(sl.lower), bound(sl.upper)
+        if not neg:
+            start = lo if lo is not None else C(0)
+            span = sub(hi if hi is not None else copy.deepcopy(n), start)
+            stride = N(mag)
+        else:
+            start = lo if lo is not None else sub(copy.deepcopy(n), C(1))
+            span = sub(start, hi if hi is not None else C(-1))
+            stride = ast.UnaryOp(op=ast.USub(), operand=N(mag))
+        length = ast.Call(func=N("max"), args=[ast.BinOp(left=add(span, sub(N(mag), C(1))), op=ast.FloorDiv(),
+                                                         right=N(mag)), C(0)], keywords=[])
+        return start, stride, length
 
     def bind_view(self, t, view, pre, s):
         """``t = <view>``: later uses of ``t`` index ``view``'s base; its index values are copied."""
@@ -801,6 +1103,8 @@ class ArrayLowering:
             return self.call_value(e, pre)
         if isinstance(e, ast.Attribute) and e.attr == "real":
             return self.value(e.value, pre)
+        if isinstance(e, ast.Subscript) and self.is_gather(e):
+            return self.gather(e, pre)
         if isinstance(e, ast.Subscript):
             return Ref(self.to_view(e, pre))
         if isinstance(e, ast.Attribute) and e.attr == "T":
@@ -810,6 +1114,138 @@ class ArrayLowering:
             return Ref(v)
         raise self.err(e, f"array expression `{ast.unparse(e)}`",
                        "use element-wise arithmetic, ufuncs, slices and reductions, or write the loop")
+
+    def is_gather(self, e):
+        """``x[idx]`` with an integer array ``idx`` (one index only)."""
+        elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        return len(elts) == 1 and not isinstance(elts[0], ast.Slice) and self.ndim(elts[0]) > 0
+
+    def gather(self, e, pre):
+        """``x[idx]`` (``idx`` an integer array, constant): the element function ``x[idx[k], ...]``,
+        shape ``idx.shape + x.shape[1:]``.  Its adjoint is the scatter-add ``dx[idx[k]] += dy[k]``
+        (repeated indices add up).  Negative indices count from the end, as in NumPy; indices out
+        of range are not checked (as Numba's own indexing)."""
+        idx = self.value(e.slice, pre)
+        if idx.dtype == "bool":
+            raise self.err(e, f"indexing with a boolean mask `{ast.unparse(e)}`",
+                           "use np.where(mask, x, 0.0) (a fixed shape) or write the loop")
+        if idx.dtype != "int64":
+            raise self.err(e, f"indexing with a {idx.dtype} array `{ast.unparse(e)}`", "index with integers")
+        x = self.value(e.value, pre)
+        whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
+            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
+        n = None if whole else self.extent_atom(x.shape[0], pre)
+        k = idx.ndim
+
+        def at(ix):
+            t = idx.at(ix[:k])
+            if n is not None:        # a view or an expression: wrap a negative index here
+                t = ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
+                              body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
+            return x.at([t] + list(ix[k:]))
+        return Gen(list(idx.shape) + list(x.shape[1:]), x.dtype, at)
+
+    def norm_args(self, e, args):
+        """``(ord, axis)`` of ``np.linalg.norm(x, ord, axis)``: ord None, a number (``np.inf`` ->
+        ``math.inf``) or a string; axis None or an int."""
+        kw = {k.arg: k.value for k in e.keywords}
+        if set(kw) - {"ord", "axis"}:
+            raise self.err(e, "np.linalg.norm with keepdims", "reshape the result")
+        o = args[1] if len(args) > 1 else kw.get("ord")
+        a = args[2] if len(args) > 2 else kw.get("axis")
+        ord_ = None
+        if o is not None and not (isinstance(o, ast.Constant) and o.value is None):
+            neg = isinstance(o, ast.UnaryOp) and isinstance(o.op, ast.USub)
+            v = o.operand if neg else o
+            if isinstance(v, ast.Constant) and isinstance(v.value, (int, float, str)) and not isinstance(v.value, bool):
+                ord_ = v.value
+            elif self.canon(v) in ("numpy.inf", "math.inf"):
+                ord_ = float("inf")
+            else:
+                raise self.err(e, f"np.linalg.norm with ord `{ast.unparse(o)}`",
+                               "use a constant ord (1, 2, np.inf ...)")
+            if neg:
+                if isinstance(ord_, str):
+                    raise self.err(e, f"np.linalg.norm with ord `{ast.unparse(o)}`")
+                ord_ = -ord_
+        axis = None
+        if a is not None and not (isinstance(a, ast.Constant) and a.value is None):
+            try:
+                axis = ast.literal_eval(a)
+            except ValueError:
+                axis = "variable"
+            if not isinstance(axis, int) or isinstance(axis, bool):
+                raise self.err(e, f"np.linalg.norm with axis `{ast.unparse(a)}`", "use a constant integer axis")
+        return ord_, axis
+
+    def norm_form(self, e, args):
+        """``np.linalg.norm(x, ord, axis)`` written with reductions (None: the default 2-norm of the
+        flattened array, lowered by the caller).  Vector norms (1-D ``x``, or along ``axis``):
+        ord 2 ``sqrt(sum(x*x))``, 1 ``sum(|x|)``, inf ``max(|x|)``, -inf ``min(|x|)``, p > 0
+        ``sum(|x|**p)**(1/p)``; matrix norms (2-D ``x``, no axis): 'fro' (and None) the 2-norm of
+        the elements, 1 ``max(sum(|x|, axis=0))``, inf ``max(sum(|x|, axis=1))`` (-1/-inf: min).
+        Refused: the spectral norm (ord 2 of a matrix), 'nuc', ord 0 and negative p (no derivative
+        or a singular one everywhere)."""
+        ord_, axis = self.norm_args(e, args)
+        nd = self.ndim(args[0])
+        x = args[0]
+        if axis is None and (ord_ is None or (nd == 1 and ord_ == 2) or (nd == 2 and ord_ == "fro")):
+            return None
+        if axis is not None and nd == 1:
+            axis = None
+        if isinstance(ord_, str) and (axis is not None or nd != 2 or ord_ != "fro"):
+            raise self.err(e, f"np.linalg.norm with ord '{ord_}'",
+                           "'fro' of a matrix only; compute the nuclear norm's SVD in the driver")
+
+        def call(fn, *a, axis=None):
+            kws = [] if axis is None else [ast.keyword(arg="axis", value=C(axis))]
+            return ast.copy_location(ast.Call(func=self.npf(fn), args=list(a), keywords=kws), e)
+
+        def ab():
+            return call("abs", copy.deepcopy(x))
+        if nd == 2 and axis is None:          # matrix norms
+            if ord_ in (1, -1, float("inf"), float("-inf")):
+                red = "max" if ord_ > 0 else "min"
+                return call(red, call("sum", ab(), axis=0 if abs(ord_) == 1 else 1))
+            raise self.err(e, f"np.linalg.norm of a matrix with ord {ord_!r}",
+                           "the spectral norm needs an SVD: compute it in the driver (or use 'fro', 1, np.inf)")
+        if nd > 2 and axis is None and ord_ is not None:
+            raise self.err(e, f"np.linalg.norm of a {nd}-d array with ord {ord_!r}", "pass axis= or flatten it")
+        if ord_ is None or ord_ == "fro":
+            ord_ = 2
+        if ord_ == 2:
+            return call("sqrt", call("sum", ast.BinOp(left=copy.deepcopy(x), op=ast.Mult(), right=copy.deepcopy(x)),
+                                     axis=axis))
+        if ord_ == 1:
+            return call("sum", ab(), axis=axis)
+        if ord_ in (float("inf"), float("-inf")):
+            return call("max" if ord_ > 0 else "min", ab(), axis=axis)
+        if isinstance(ord_, (int, float)) and ord_ > 0:
+            p = float(ord_)
+            return ast.BinOp(left=call("sum", ast.BinOp(left=ab(), op=ast.Pow(), right=C(p)), axis=axis),
+                             op=ast.Pow(), right=C(1.0 / p))
+        raise self.err(e, f"np.linalg.norm with ord {ord_!r}", "use ord 1, 2, np.inf, -np.inf or a positive p")
+
+    def permutation(self, x, pre, like, name):
+        """``(src, perm)``: names holding 1-D ``x`` and ``np.argsort(src)`` (a constant integer array)."""
+        if x.ndim != 1:
+            raise self.err(like, f"np.{name} of a {x.ndim}-d array",
+                           f"{name} a 1-d array (loop over the rows: np.{name}(A[i]))")
+        src = self.materialise(x, pre, like, "unsorted")
+        perm = self.fresh("order")
+        call = ast.Call(func=self.npf("argsort"), args=[N(src)], keywords=[])
+        if self.depth == 0:
+            pre.append(ast.copy_location(ast.Assign(targets=[N(perm, True)], value=call), like))
+        else:
+            # inside a loop the permutation changes from one iteration to the next: the engine sees
+            # an array written by stores (so the reverse sweep reads each iteration's own), not one
+            # rebound by a call
+            raw = self.fresh("argsort")
+            pre.append(ast.copy_location(ast.Assign(targets=[N(raw, True)], value=call), like))
+            self.info[raw] = (1, "int64")
+            self.materialise_into(perm, Ref(View.whole(raw, 1, "int64")), pre, like)
+        self.info[perm] = (1, "int64")
+        return src, perm
 
     def materialise(self, arr, pre, like, base="t"):
         """A name holding ``arr`` (a view's base is reused when ``arr`` is a whole-array view)."""
@@ -865,9 +1301,7 @@ class ArrayLowering:
     # ----------------------------------------------------------------- calls
     def call_value(self, e, pre):
         f = e.func
-        name, recv = self.numpy_name(f), None
-        if name is None and isinstance(f, ast.Attribute) and f.attr in METHODS and self.ndim(f.value) > 0:
-            name, recv = f.attr, f.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         kw = {k.arg: k.value for k in e.keywords}
         chk = (lambda a, b: self.check(a, b, pre, e))
@@ -984,8 +1418,11 @@ class ArrayLowering:
             return self.join(name, args[0], kw, pre, e)
         if name == "cumsum":
             x = self.value(args[0], pre)
-            if _axis(e, recv) is not None:
-                raise self.err(e, "cumsum with axis", "loop over the other axis and take cumsum of each row")
+            axis = _axis(e, recv)
+            if axis is None and any(k.arg == "axis" for k in e.keywords) or len(args) > 2:
+                raise self.err(e, "cumsum with a variable axis or a dtype", "use a constant axis")
+            if axis is not None and x.ndim > 1:
+                return self.scan_axis(x, axis, pre, e)
             x = self.flat(x, pre, e)
             tmp, acc = self.fresh("cumsum"), self.fresh("running")
             n = self.extent_atom(x.shape[0], pre)
@@ -998,6 +1435,20 @@ class ArrayLowering:
                 ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
             self.info[tmp] = (1, x.dtype)
             return Ref(View.whole(tmp, 1, x.dtype))
+        if name == "linalg.norm":
+            form = self.norm_form(e, args)
+            if form is None:
+                raise self.err(e, "np.linalg.norm with an array result")
+            return self.value(form, pre)
+        if name in ("sort", "argsort"):
+            if len(args) > 1 or e.keywords:
+                raise self.err(e, f"np.{name} with axis/kind arguments", f"np.{name}(x) of a 1-d array")
+            x = self.value(args[0], pre)
+            src, perm = self.permutation(x, pre, e, name)
+            if name == "argsort":
+                return Ref(View.whole(perm, 1, "int64"))
+            return Gen([x.shape[0]], x.dtype, lambda idx: ast.Subscript(
+                value=N(src), slice=ast.Subscript(value=N(perm), slice=idx[0], ctx=ast.Load()), ctx=ast.Load()))
         if name == "where":
             if len(args) != 3:
                 raise self.err(e, "np.where with one argument", "use np.where(cond, a, b)")
@@ -1092,9 +1543,13 @@ class ArrayLowering:
         if axis is None:
             return Scalar(self.reduce_all(kind, x, pre, like), "int64" if kind in ("argmax", "argmin") else
                           ("bool" if kind in ("any", "all") else _float_dt(x.dtype, kind)))
-        if kind in ("argmax", "argmin", "any", "all"):
+        if kind in ("any", "all"):
             raise self.err(like, f"{kind} with axis", "loop over the other axes")
         ax = axis if axis >= 0 else x.ndim + axis
+        if not 0 <= ax < x.ndim:
+            raise self.err(like, f"{kind} with axis {axis} of a {x.ndim}-d array")
+        if kind in ("argmax", "argmin"):
+            return self.arg_axis(kind, x, ax, pre, like)
         keep = [a for k, a in enumerate(x.shape) if k != ax]
         ext = [self.extent_atom(a, pre) for a in x.shape]
         kept_ext = [e for k, e in enumerate(ext) if k != ax]
@@ -1113,7 +1568,7 @@ class ArrayLowering:
             mean = self.reduce_axis("mean", src, axis, pre, like)
             mname = mean.view.base
 
-            def sq(idx):
+            def sq(idx, x=x):         # the elements of the source (``x`` is rebound below)
                 rest = [i for k, i in enumerate(idx) if k != ax]
                 d = ast.BinOp(left=x.at(idx), op=ast.Sub(), right=ast.Subscript(value=N(mname), slice=_idx(rest),
                                                                                  ctx=ast.Load()))
@@ -1154,6 +1609,74 @@ class ArrayLowering:
                         right=copy.deepcopy(n))], keywords=[]))])
             pre += self.loops(kept_ext, fin, like)
         return Ref(View.whole(tmp, len(keep), dt))
+
+    def along(self, x, ax, pre, like, name, inner, before, after):
+        """A loop nest over the axes of ``x`` but ``ax`` (outer) around a loop along ``ax``
+        (inner): ``before(rest)`` statements, the inner loop of ``inner(full)``, ``after(rest)``,
+        with ``rest`` the outer indices and ``full`` the index of an element."""
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        kept = [e for k, e in enumerate(ext) if k != ax]
+        k = self.fresh(_index_names(x.ndim)[ax] if x.ndim <= 5 else "k")
+        self.sdt[k] = "int64"
+
+        def body(rest):
+            full = list(rest[:ax]) + [N(k)] + list(rest[ax:])
+            loop = ast.For(target=N(k, True), iter=ast.Call(func=N("range"), args=[copy.deepcopy(ext[ax])],
+                                                             keywords=[]), body=inner(full), orelse=[])
+            return before(rest) + [loop] + after(rest)
+        return self.loops(kept, body, like)
+
+    def scan_axis(self, x, axis, pre, like):
+        """``np.cumsum(x, axis=k)``: per line along ``k`` a running sum (a carried scalar)."""
+        ax = axis if axis >= 0 else x.ndim + axis
+        if not 0 <= ax < x.ndim:
+            raise self.err(like, f"cumsum with axis {axis} of a {x.ndim}-d array")
+        dt = _float_dt(x.dtype, "sum")
+        tmp, acc = self.fresh(f"cumsum_{ax}"), self.fresh("running")
+        self.sdt[acc] = dt
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(ext), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(dt)))])))
+        self.info[tmp] = (x.ndim, dt)
+        zero = C(0.0) if dt.startswith("float") else C(0)
+        pre += self.along(x, ax, pre, like, "cumsum", lambda full: [
+            ast.AugAssign(target=N(acc, True), op=ast.Add(), value=x.at(full)),
+            ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(full), ctx=ast.Store())], value=N(acc))],
+            lambda rest: [ast.Assign(targets=[N(acc, True)], value=copy.deepcopy(zero))], lambda rest: [])
+        return Ref(View.whole(tmp, x.ndim, dt))
+
+    def arg_axis(self, kind, x, ax, pre, like):
+        """``np.argmax(x, axis=k)`` / ``argmin``: per line along ``k`` the position of the first
+        extreme element (an integer array, constant)."""
+        ext = [self.extent_atom(a, pre) for a in x.shape]
+        kept = [e for k, e in enumerate(ext) if k != ax]
+        tmp = self.fresh(f"{kind}_{ax}")
+        pre.append(ast.Assign(targets=[N(tmp, True)], value=ast.Call(
+            func=self.npf("empty"), args=[ast.Tuple(elts=copy.deepcopy(kept), ctx=ast.Load())],
+            keywords=[ast.keyword(arg="dtype", value=self.npf("int64"))])))
+        self.info[tmp] = (x.ndim - 1, "int64")
+        best, pos = self.fresh("best"), self.fresh("at")
+        self.sdt[pos] = "int64"
+        cmp = ast.Gt() if kind == "argmax" else ast.Lt()
+
+        def first(rest):
+            full = list(rest[:ax]) + [C(0)] + list(rest[ax:])
+            return [ast.Assign(targets=[N(best, True)], value=x.at(full)), ast.Assign(targets=[N(pos, True)],
+                                                                                     value=C(0))]
+
+        def step(full):
+            v = self.fresh("item")
+            return [ast.Assign(targets=[N(v, True)], value=x.at(full)),
+                    ast.If(test=ast.Compare(left=N(v), ops=[cmp], comparators=[N(best)]), body=[
+                        ast.Assign(targets=[N(best, True)], value=N(v)),
+                        ast.Assign(targets=[N(pos, True)], value=copy.deepcopy(full[ax]))], orelse=[])]
+
+        def store(rest):
+            return [ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=_idx(rest), ctx=ast.Store())],
+                               value=N(pos))]
+        pre += self.along(x, ax, pre, like, kind, step, first, store)
+        return Ref(View.whole(tmp, x.ndim - 1, "int64"))
 
     def reduce_all(self, kind, x, pre, like):
         """A scalar name holding the reduction ``kind`` of all elements of ``x``."""
@@ -1245,18 +1768,73 @@ class ArrayLowering:
         raise self.err(like, f"reduction {kind}")
 
     # --------------------------------------------------------- linear algebra
+    def stays_blas(self, a, b, like) -> bool:
+        """Whether the product of ``a`` and ``b`` stays one BLAS statement (``prod = A @ B``, with
+        an array-level adjoint in :mod:`adtrans.rules.linalg`) instead of a loop nest: a float64
+        matrix-matrix, matrix-vector or vector-matrix product at the kernel's function level (not
+        in a loop or branch, not in an inlined helper), unless the normaliser found that one of
+        its operands is written after it (``blas_off``: then the loops keep every value right)."""
+        return (self.depth == 0 and len(self.n.stack) == 1 and a.dtype == b.dtype == "float64"
+                and (a.ndim, b.ndim) in ((2, 2), (2, 1), (1, 2))
+                and _position(like) not in getattr(self.n, "blas_off", ()))
+
+    def blas_operand(self, x, pre, like):
+        """``x`` as a BLAS operand: ``A`` or ``A.T`` for a whole array (or its transpose), else a
+        fresh array holding ``x`` (the copy loop is element-wise; its adjoint gathers into ``x``'s
+        base)."""
+        if isinstance(x, Ref) and not x.view.fixed and x.view.base not in self.views \
+                and len(x.view.axes) == x.view.base_ndim:
+            order = [a.base for a in x.view.axes]
+            own = [a.length for a in View.whole(x.view.base, x.view.base_ndim, x.view.dtype).axes]
+            made = self.blas_extents.get(x.view.base) or own       # a product's extents are its operands'
+            whole = all(is_const(a.start, 0) and is_const(a.step, 1) and
+                        (same(a.length, own[a.base]) or same(a.length, made[a.base])) for a in x.view.axes)
+            if whole and order == list(range(len(order))):
+                return N(x.view.base)
+            if whole and order == [1, 0]:
+                return ast.Attribute(value=N(x.view.base), attr="T", ctx=ast.Load())
+        tmp = self.fresh("operand")
+        self.materialise_into(tmp, x, pre, like)
+        return N(tmp)
+
+    def blas_product(self, a, b, pre, like):
+        """``prod = A @ B``: one statement, its value tagged ``adtrans_linalg`` (the result's number
+        of dimensions) and ``adtrans_position`` (the user's expression); ``P = A @ B`` renames
+        ``prod`` to ``P`` afterwards (:meth:`assign_name`)."""
+        dt = "float64"
+        ka, kb = a.shape[-1], b.shape[0]
+        if not same(ka.extent, kb.extent):
+            self.check(ka.extent, kb.extent, pre, like)
+        left, right = self.blas_operand(a, pre, like), self.blas_operand(b, pre, like)
+        nd = (a.ndim - 1) + (b.ndim - 1)
+        # the result's extents are the operands' (A.shape[0], not prod.shape[0]): code that only
+        # needs its shape does not keep the product alive (the adjoint may not need its value)
+        extents = ([self.extent_atom(a.shape[0], pre)] if a.ndim == 2 else []) + \
+            ([self.extent_atom(b.shape[1], pre)] if b.ndim == 2 else [])
+        product = ast.BinOp(left=left, op=ast.MatMult(), right=right)
+        product.adtrans_linalg, product.adtrans_position = nd, _position(like)
+        tmp = self.fresh("prod")
+        pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=product), like))
+        self.info[tmp] = (nd, dt)
+        self.blas_extents[tmp] = extents
+        return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
+
     def matmul(self, a, b, pre, like):
+        """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else the loop nest
+        (``i, k, j`` for two matrices)."""
         if a.ndim == 0 or b.ndim == 0:
             return elementwise([a, b], join_dtypes([a.dtype, b.dtype]),
                                lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
                                lambda p, q: self.check(p, q, pre, like))
         if a.ndim > 2 or b.ndim > 2:
             raise self.err(like, "matrix product of arrays with more than 2 dimensions", "write the loops")
+        if self.stays_blas(a, b, like):
+            return self.blas_product(a, b, pre, like)
         dt = join_dtypes([a.dtype, b.dtype])
         ka = a.shape[-1]
         kb = b.shape[0]
         if not same(ka.extent, kb.extent):
-            self.check(ka.extent, kb.extent, pre, like)
+            self.check(ka.extent, kb.extent, pre, like, "matrix product operands not aligned")
         if a.ndim == 1 and b.ndim == 1:
             x = elementwise([a, b], dt, lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=v[1]),
                             lambda p, q: None)
@@ -1322,6 +1900,8 @@ class ArrayLowering:
             axes, it = [], iter(xr)
             for s, o in zip(shape, ones):
                 axes.append(Axis(C(1), True) if o else next(it))
+                if not o and not is_const(s, -1):
+                    self.check(axes[-1].extent, s, pre, like, "cannot reshape: the sizes differ")
             return Gen(axes, x.dtype, at)
         flat = self.flat(x, pre, like)
         size = flat.shape[0].extent
@@ -1339,6 +1919,10 @@ class ArrayLowering:
                 ext.append(N(nm))
             else:
                 ext.append(s)
+        total = C(1)
+        for s in ext:
+            total = mul(total, copy.deepcopy(s))
+        self.check(total, copy.deepcopy(size), pre, like, "cannot reshape: the sizes differ")
 
         def at(idx):
             lin = idx[0]
@@ -1373,6 +1957,14 @@ class ArrayLowering:
         dt = join_dtypes([p.dtype for p in parts])
         nd = parts[0].ndim
         shape = list(parts[0].shape)
+        if any(p.ndim != nd for p in parts):
+            raise self.err(like, f"np.{name} of arrays with different numbers of dimensions",
+                           "reshape the parts to the same number of dimensions")
+        for p in parts[1:]:
+            for k in range(nd):
+                if k != axis:
+                    self.check(shape[k].extent, p.shape[k].extent, pre, like,
+                               f"np.{name}: the parts' extents differ off the joined axis")
         total = C(0)
         for p in parts:
             total = add(total, copy.deepcopy(p.shape[axis].extent))
@@ -1448,6 +2040,10 @@ class ArrayLowering:
             return e
         if isinstance(e, ast.Call):
             return self.scalar_call(e, pre)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult) and self.ndim(e) == 0:
+            # `r @ r`, `w @ S @ w`: a number, the dot product of two vectors
+            dot = ast.copy_location(ast.Call(func=self.npf("dot"), args=[e.left, e.right], keywords=[]), e)
+            return self.scalar_call(dot, pre)
         if self.ndim(e) > 0:
             raise self.err(e, f"array expression `{ast.unparse(e)}` where a number is expected",
                            "reduce it (np.sum, np.max ...) or index it")
@@ -1481,15 +2077,13 @@ class ArrayLowering:
             if isinstance(a, ast.Name) and a.id not in self.views:
                 return e
             return copy.deepcopy(self.value(a, pre).shape[0].extent)
-        name, recv = self.numpy_name(e.func), None
-        if name is None and isinstance(e.func, ast.Attribute) and e.func.attr in METHODS and \
-                self.ndim(e.func.value) > 0:
-            name, recv = e.func.attr, e.func.value
+        name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
             if name == "linalg.norm":
-                if len(args) > 1 or e.keywords:
-                    raise self.err(e, "np.linalg.norm with ord/axis", "write np.sqrt(np.sum(x * x)) or the loop")
+                form = self.norm_form(e, args)
+                if form is not None:
+                    return self.scalar(form, pre)
                 x = self.value(args[0], pre)
                 sq = elementwise([x], _float_dt(x.dtype, "sum"),
                                  lambda v: ast.BinOp(left=v[0], op=ast.Mult(), right=copy.deepcopy(v[0])),
@@ -1565,6 +2159,20 @@ class ArrayLowering:
 
 
 # --------------------------------------------------------------- functions
+def _position(node):
+    """Where a user's expression is (the key of :attr:`Normaliser.blas_off`)."""
+    return (getattr(node, "lineno", None), getattr(node, "col_offset", None),
+            getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+
+
+def _blas_result(s, arr) -> bool:
+    """Whether value ``arr`` is, whole and untransposed, the array BLAS statement ``s`` makes."""
+    if not (isinstance(s, ast.Assign) and getattr(s.value, "adtrans_linalg", None) and isinstance(arr, Ref)):
+        return False
+    v = arr.view
+    return v.base == s.targets[0].id and not v.fixed and [a.base for a in v.axes] == list(range(v.base_ndim))
+
+
 def _matmul_ndim(l, r):
     if l == 0 or r == 0:
         return max(l, r)
@@ -1629,8 +2237,41 @@ def _ceil_div(span, step):
         left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
 
 
+def _written_arrays(stmts) -> set:
+    """Names ``stmts`` may write or rebind: assignment and augmented-assignment targets (the array
+    under a subscript), ``.fill`` receivers and arrays passed to calls other than NumPy's."""
+    out = set()
+    for s in stmts:
+        for n in ast.walk(s):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+            for t in targets:
+                for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    r = _root(e) if isinstance(e, ast.Subscript) else e
+                    if isinstance(r, ast.Name):
+                        out.add(r.id)
+            if isinstance(n, ast.Call):
+                f = n.func
+                root = f
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "fill":
+                    out.add(f.value.id)
+                elif not (isinstance(root, ast.Name) and root.id in ("np", "numpy", "math")):
+                    out |= {a.id for a in n.args if isinstance(a, ast.Name)}
+    return out
+
+
 def _is_shape(e):
     return isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "shape"
+
+
+def _unclamped(e):
+    """``max(A.shape[k], 0)`` is ``A.shape[k]`` (an extent is never negative)."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "max" and len(e.args) == 2 \
+            and not e.keywords and is_const(e.args[1], 0) and _is_shape(e.args[0]):
+        return e.args[0]
+    return e
 
 
 def _root(e):

@@ -18,7 +18,10 @@ the prange race analysis and the tapes serve NumPy code too):
 - reductions (``sum``, ``prod``, ``mean``, ``var``, ``std``, ``max``, ``min``,
   ``argmax``/``argmin``, ``any``/``all``, with and without ``axis``) and linear
   algebra (``dot``, ``vdot``, ``@``, ``outer``, ``np.linalg.norm``, ``trace``):
-  accumulation loops (a matrix product is the ``i, k, j`` loop nest);
+  accumulation loops (a matrix product is the ``i, k, j`` loop nest), except a
+  float64 matrix-matrix, matrix-vector or vector-matrix product at the kernel's
+  function level, which stays one BLAS statement ``prod = A @ B`` (operands
+  ``A``/``A.T``) with the array-level adjoint of :mod:`adtrans.rules.linalg`;
 - creation (``zeros``/``ones``/``empty``/``full`` and ``*_like`` stay
   allocations; ``arange``, ``linspace``, ``eye``, ``copy``, ``ascontiguousarray``
   become loops) and the shape functions ``reshape``, ``ravel``, ``flatten``,
@@ -29,7 +32,9 @@ Shapes are tracked statically as (ndim, dtype); extents are expressions
 (``A.shape[0]``, slice lengths).  Axes broadcast only where their size is 1
 by construction (``None``, ``reshape(-1, 1)``, a 1-D operand against 2-D);
 operands whose extents differ at run time raise ``ValueError`` in the forward
-sweep instead of indexing out of bounds.  Slice bounds must lie in the array
+sweep instead of indexing out of bounds (``ArrayLowering.check``: one integer
+test per pair of extents per statement, before its loops; an axis that is 1
+only at run time raises too, never a wrong result).  Slice bounds must lie in the array
 (NumPy's clamping of out-of-range bounds is not reproduced).
 
 :data:`TABLE` (name -> how it is handled) is the source of ``docs/supported.md``.
@@ -56,6 +61,13 @@ SHAPE_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguous
                "concatenate", "stack", "triu", "tril", "diag", "cumsum", "where", "clip", "arange",
                "linspace", "eye", "outer", "dot", "vdot", "matmul", "trace", "negative", "square"}
 
+#: array methods -> the NumPy function each lowers to, with the receiver as its first argument
+#: (``x.sum(axis=0)`` is ``np.sum(x, axis=0)``); ``astype`` and ``fill`` are methods only.
+#: ``docs/supported.md`` lists them.  Attributes: ``x.T`` is ``np.transpose(x)`` (a view).
+METHODS = {m: m for m in ("sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all",
+                          "reshape", "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "clip",
+                          "astype", "fill", "sort", "argsort")}
+
 TABLE = {
     **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
     **{k: ("constant", "element-wise comparison (boolean result)") for k in COMPARE_UFUNCS},
@@ -70,32 +82,40 @@ TABLE = {
     "max": ("differentiated", "whole array or axis=; ties to the first element"),
     "min": ("differentiated", "whole array or axis=; ties to the first element"),
     "amax": ("differentiated", "as max"), "amin": ("differentiated", "as min"),
-    "argmax": ("constant", "an index (no derivative)"), "argmin": ("constant", "an index (no derivative)"),
+    "argmax": ("constant", "an index (no derivative); axis= gives an index array"),
+    "argmin": ("constant", "an index (no derivative); axis= gives an index array"),
     "any": ("constant", "boolean"), "all": ("constant", "boolean"),
-    "dot": ("differentiated", "1-D/2-D operands, lowered to loops"),
-    "vdot": ("differentiated", "flattened dot product"),
-    "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands, lowered to loops"),
-    "outer": ("differentiated", "1-D operands"),
-    "trace": ("differentiated", "2-D, main diagonal"),
-    "linalg.norm": ("differentiated", "default 2-norm of the flattened array (ord/axis refused)"),
+    "dot": ("differentiated", "1-D/2-D operands; float64 matrix products at function level stay BLAS "
+                              "(adjoint `dA += G @ B.T`), others are lowered to loops"),
+    "vdot": ("differentiated", "flattened dot product (a loop)"),
+    "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands: as `np.dot`"),
+    "outer": ("differentiated", "1-D operands (a loop nest)"),
+    "trace": ("differentiated", "2-D, main diagonal (a loop)"),
+    "linalg.norm": ("differentiated", "vectors: ord 1, 2, inf, -inf, p > 0; matrices: 'fro', 1, inf, -1, -inf "
+                                      "(the spectral norm ord=2 refused); axis= an integer"),
     "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),
     "flatten": ("differentiated", "method, C order"), "transpose": ("differentiated", "no axes argument: reversed"),
     "copy": ("differentiated", ""), "ascontiguousarray": ("differentiated", ""),
+    "array": ("differentiated", "of a (nested) list literal of numbers, or of a list built in the kernel "
+                                "(np.copy(x) for an array)"),
+    "asarray": ("differentiated", "a copy; of an array or of a list built in the kernel"),
     "hstack": ("differentiated", "tuple or list literal of arrays"),
     "vstack": ("differentiated", "tuple or list literal of arrays"),
     "concatenate": ("differentiated", "tuple or list literal, axis= constant"),
     "stack": ("differentiated", "tuple or list literal, axis= constant"),
     "triu": ("differentiated", "k= constant or name"), "tril": ("differentiated", "k= constant or name"),
     "diag": ("differentiated", "1-D -> matrix, 2-D -> main diagonal"),
-    "cumsum": ("differentiated", "flattened or 1-D"),
+    "cumsum": ("differentiated", "flattened, or along axis= (a running sum per line)"),
+    "astype": ("differentiated", "method: element-wise cast (to an integer type: no derivative)"),
+    "fill": ("differentiated", "method: x.fill(v) is x[:] = v"),
     "zeros": ("constant", "allocation"), "ones": ("constant", "allocation"), "empty": ("constant", "allocation"),
     "full": ("differentiated", "allocation; the fill value is differentiated"),
     "zeros_like": ("constant", "allocation"), "ones_like": ("constant", "allocation"),
     "empty_like": ("constant", "allocation"), "full_like": ("differentiated", "the fill value is differentiated"),
     "arange": ("constant", "start/stop/step"), "linspace": ("differentiated", "endpoints differentiated"),
     "eye": ("constant", "identity matrix"),
-    "sort": ("refused", "write the comparison loop, or sort in the driver"),
-    "argsort": ("refused", "compute the permutation in the driver and pass it in"),
+    "sort": ("differentiated", "1-D (also x.sort()): a permutation, the adjoint scatters back through argsort"),
+    "argsort": ("constant", "1-D: a permutation (no derivative)"),
     "linalg.solve": ("refused", "solve in the driver (adtrans drivers differentiate NumPy) or write the elimination loops"),
     "linalg.inv": ("refused", "solve in the driver, or write the elimination loops"),
     "linalg.det": ("refused", "write the elimination loops"),
@@ -124,7 +144,7 @@ def is_const(e, v=None):
         and (v is None or e.value == v)
 
 
-def _split(e):
+def split_offset(e):
     """``(x, c)`` with ``e == x + c`` for a constant ``c``."""
     if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and is_const(e.right) \
             and type(e.right.value) is int:
@@ -134,7 +154,7 @@ def _split(e):
 
 def add(a, b):
     if is_const(b) and type(b.value) is int and not is_const(a):
-        x, c = _split(a)
+        x, c = split_offset(a)
         if c:
             a, b = x, C(c + b.value)
     if is_const(a, 0):

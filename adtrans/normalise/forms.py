@@ -55,9 +55,11 @@ def exception_class(nz, s: ast.Raise) -> None:
     if dotted is None:
         raise nz.err(s, f"raise of `{ast.unparse(exc)}`", "raise ExceptionClass('message')")
     found, obj = nz.resolver.lookup(dotted)
+    if not found and nz.resolver.globals is None:       # read from a file (adtrans gen)
+        if dotted in nz.resolver.file_classes:
+            nz.global_arrays[dotted] = file_exception_class(nz, s, dotted)
+        return
     if not found:
-        if nz.resolver.globals is None:
-            return          # read from a file (adtrans gen): the module's own names
         raise nz.err(s, f"raise of the unknown name `{dotted}`", "raise a built-in or module-level exception class")
     if not (isinstance(obj, type) and issubclass(obj, BaseException)):
         raise nz.err(s, f"raise of `{dotted}`, which is not an exception class", "raise ExceptionClass('message')")
@@ -66,6 +68,26 @@ def exception_class(nz, s: ast.Raise) -> None:
     if "." in dotted:
         raise nz.err(s, f"raise of `{dotted}` (an attribute)", f"import the class by name: from ... import {obj.__name__}")
     nz.global_arrays[dotted] = obj
+
+
+def file_exception_class(nz, s: ast.Raise, name: str, depth: int = 0) -> type:
+    """A stand-in for the exception class ``name`` defined in the file ``adtrans gen`` reads
+    (the file is never executed): a class of the same name on the same built-in base, for
+    typing only; the generated module imports the real one from the kernel's module."""
+    node = nz.resolver.file_classes[name]
+    bases = [nz.resolver.dotted(b) for b in node.bases]
+    if len(bases) != 1 or bases[0] is None or depth > 20:
+        raise nz.err(s, f"raise of `{name}` (bases {', '.join(map(str, bases)) or 'none'})",
+                     "derive the exception class from one built-in exception class, e.g. class E(ValueError)")
+    base = bases[0]
+    if base in nz.resolver.file_classes:
+        parent = file_exception_class(nz, s, base, depth + 1)
+    else:
+        parent = getattr(builtins, base, None)
+        if not (isinstance(parent, type) and issubclass(parent, BaseException)):
+            raise nz.err(s, f"raise of `{name}`, derived from `{base}`",
+                         "derive the exception class from a built-in exception class, e.g. class E(ValueError)")
+    return type(name, (parent,), {"__module__": "adtrans_gen_stand_in"})
 
 
 def print_call(nz, expr: ast.Call, out):
@@ -120,6 +142,12 @@ def bind_call(hp, expr: ast.Call, error) -> list:
 
 def _stores(stmts) -> set:
     return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _is_slicing(e) -> bool:
+    """A subscript with a slice among its indices (a view of an array, not an element)."""
+    idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+    return any(isinstance(x, ast.Slice) for x in idx)
 
 
 def _loc(node, like):
@@ -457,9 +485,16 @@ class FormLowering:
                            lambda k, arr=arr: self.flat_index(arr, k, like))
         if isinstance(it, ast.Name) and it.id in self.tuples:
             raise self.nz.err(like, f"loop over the tuple `{it.id}`", "loop over range(len) and index it")
+        if isinstance(it, ast.Name) and it.id in self.nz.list_info:
+            arr = it        # a list: its length counter or len() (see lists.py)
+            return _Source(copy.deepcopy(self.nz.list_info[it.id].length), lambda k, arr=arr: _sub(arr, k))
         if isinstance(it, ast.Name):
             arr = it
             return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))
+        if isinstance(it, ast.Subscript) and _is_slicing(it):
+            # a slice or view (`x[:-1]`, `A[:, j]`, `x[::2]`): its length and elements are view
+            # indexing, which the array lowering rewrites into the base array
+            return _Source(_shape(it, 0), lambda k, view=it: _sub(copy.deepcopy(view), k))
         return None
 
     def part(self, a, like) -> _Source:

@@ -32,11 +32,14 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import Rename, name
+from ..ir.walk import array_target, is_product, iter_stmts, product_operands, reads, scalar_target
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
 from .jumps import JumpLowering
+from .comprehensions import Comprehensions
+from .lists import ListLowering
 from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
@@ -44,7 +47,7 @@ DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "int
 OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 "numba.get_num_threads": "numba.get_num_threads", "int": "int", "bool": "bool",
                 "numpy.int64": "np.int64", "numpy.int32": "np.int32", "numpy.intp": "np.intp",
-                "round": "round"}
+                "round": "round", "numpy.argsort": "np.argsort"}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
@@ -101,6 +104,7 @@ class Resolver:
         self.imports: dict[str, str] = {}
         self.file_functions: dict[str, ast.FunctionDef] = {}
         self.file_constants: dict[str, object] = {}
+        self.file_classes: dict[str, ast.ClassDef] = {}
         if primal.globals is None:
             self._read_file(primal.filename)
 
@@ -116,6 +120,8 @@ class Resolver:
                     self.imports[a.asname or a.name] = f"{node.module}.{a.name}"
             elif isinstance(node, ast.FunctionDef):
                 self.file_functions[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.file_classes[node.name] = node
             elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 try:
                     self.file_constants[node.targets[0].id] = ast.literal_eval(node.value)
@@ -208,8 +214,10 @@ def value_name(rhs, base: str) -> str:
 
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
-                 inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None):
-        """``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
+                 inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None,
+                 list_params=None):
+        """``list_params``: list arguments, name -> element dtype (``"array"`` for arrays);
+        ``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
         whole-array lowering of :mod:`.arrays`); ``views``: parameters bound to views of the caller's
         arrays (inlined helpers); ``ndims``: numbers of dimensions of arrays, where known (for
         ``.flat``, ``np.ndindex``, shape unpacking; taken from ``array_params`` when it is a dict)."""
@@ -219,6 +227,8 @@ class Normaliser:
         if self.array_info:
             self.ndims.update({p: v[0] for p, v in self.array_info.items() if p not in self.ndims})
         self.views = dict(views or {})
+        self.list_params = dict(list_params or {})
+        self.list_info: dict = {}       # list name -> lists.ListInfo (filled by lists.Comprehensions)
         self.lowering = None
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
@@ -247,7 +257,11 @@ class Normaliser:
     # ------------------------------------------------------------------ driver
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
-        tree = FormLowering(self).run(self.p.tree)
+        tree = self.p.tree if self.p.cuda else Comprehensions(self).run(self.p.tree)
+        forms = FormLowering(self)
+        tree = forms.run(tree)
+        if not self.p.cuda:
+            tree = ListLowering(self, forms).run(tree)
         try:
             body = lower.run(tree)
         except SyntaxError as exc:
@@ -509,7 +523,8 @@ class Normaliser:
             return
         if isinstance(rhs, ast.Name) and rhs.id in self.arrays:
             self.arrays.add(target)
-        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc":
+        if isinstance(rhs, ast.Call) and getattr(rhs, "adtrans_kind", None) == "alloc" or \
+                getattr(rhs, "adtrans_linalg", None):
             self.arrays.add(target)
         node = ast.copy_location(ast.Assign(targets=[name(target, True)], value=rhs), like)
         out.append(node)
@@ -555,9 +570,10 @@ class Normaliser:
         if isinstance(expr, (ast.Constant, ast.Name)):
             return self.atom(expr, out, base)
         if isinstance(expr, ast.BinOp):
-            if isinstance(expr.op, (ast.MatMult, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)) \
-                    and isinstance(expr.op, ast.MatMult):
-                raise self.err(expr, "matrix product `@`", "write the loops")
+            if isinstance(expr.op, ast.MatMult):
+                if getattr(expr, "adtrans_linalg", None) is None:
+                    raise self.err(expr, "matrix product `@`", "write the loops")
+                return self.blas_product(expr)
             l = self.atom(expr.left, out, base)
             r = self.atom(expr.right, out, base)
             return ast.copy_location(ast.BinOp(left=l, op=expr.op, right=r), expr)
@@ -633,6 +649,18 @@ class Normaliser:
                       ast.Starred: "starred expression"}
         raise self.err(expr, constructs.get(type(expr), type(expr).__name__),
                        "keep kernels to scalar arithmetic, array elements and loops")
+
+    def blas_product(self, expr):
+        """A BLAS statement's right-hand side made by the array lowering (``A @ B``, ``A.T @ B``):
+        kept whole, its operands resolved; tagged ``adtrans_linalg`` (the result's ndim)."""
+        def operand(x):
+            if isinstance(x, ast.Attribute):
+                return ast.Attribute(value=self.name(x.value), attr="T", ctx=ast.Load())
+            return self.name(x)
+        node = ast.copy_location(ast.BinOp(left=operand(expr.left), op=ast.MatMult(),
+                                           right=operand(expr.right)), expr)
+        node.adtrans_linalg, node.adtrans_position = expr.adtrans_linalg, expr.adtrans_position
+        return node
 
     def subscript_parts(self, node: ast.Subscript, out):
         if not isinstance(node.value, ast.Name):
@@ -791,9 +819,11 @@ class Normaliser:
             array_params = {p: info[p] for p in array_params if p in info} if \
                 all(p in info for p in array_params) else array_params
             views, placeholders = self.lowering.helper_views(caller_views, inner_alloc)
+        lists = {p: self.list_params[a.id] for p, a in zip(hp.params, args)
+                 if isinstance(a, ast.Name) and a.id in self.list_params}
         inner = Normaliser(hp, array_params, inner_alloc, self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext, views=views, ndims=ndims).run()
+                           else self.resolver, ext=self.ext, views=views, ndims=ndims, list_params=lists).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
         mapping = dict(placeholders)
@@ -831,11 +861,50 @@ class Normaliser:
         return results
 
 
-def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None) -> Normalised:
+def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None,
+              list_params=None) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
     or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
-    arrays (when ``array_params`` is a set)."""
-    n = Normaliser(primal, array_params, ext=ext, ndims=ndims)
-    n.scalar_types = dict(scalar_types or {})
-    return n.run()
+    arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
+    (read-only constants, see :mod:`.lists`)."""
+    blas_off = set()
+    while True:
+        n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
+        n.scalar_types = dict(scalar_types or {})
+        n.blas_off = blas_off
+        norm = n.run()
+        overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
+        if not overwritten:
+            return norm
+        blas_off = blas_off | overwritten     # lower those products to loops and normalise again
+
+
+def overwritten_products(body, arrays) -> set:
+    """Positions (``adtrans_position``) of the BLAS products in ``body`` an operand of which is
+    written, rebound or passed to a call after the product: the product's array-level adjoint
+    reads its operands at the end of the forward sweep, so those are lowered to loops instead
+    (whose strategies save what is overwritten)."""
+    alias = {}
+    for s, _ in iter_stmts(body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
+                and s.targets[0].id in arrays and s.value.id in arrays:
+            alias[s.targets[0].id] = s.value.id
+
+    def root(a):
+        seen = set()
+        while a in alias and a not in seen:
+            seen.add(a)
+            a = alias[a]
+        return a
+    out = set()
+    for k, s in enumerate(body):
+        if not (isinstance(s, ast.Assign) and is_product(s.value)):
+            continue
+        ops = {root(a) for a in product_operands(s.value)}
+        for t, _ in iter_stmts(body[k + 1:]):
+            hit = array_target(t) or scalar_target(t)
+            if (hit is not None and root(hit) in ops) or (isinstance(t, ast.Expr) and {root(x) for x in reads(t)} & ops):
+                out.add(s.value.adtrans_position)
+                break
+    return out

@@ -10,7 +10,8 @@
   for NumPy arrays (drivers).
 
 Elsewhere: statement rules (``x = f(a)``, ``A[i] = v``, ``A[i] += v``, ...) are
-the table of :class:`adtrans.rules.statements.StatementRules`; loop
+the table of :class:`adtrans.rules.statements.StatementRules` (a BLAS product ``P = A @ B``
+takes its array-level adjoint from :mod:`adtrans.rules.linalg`); loop
 strategies are in :mod:`adtrans.transform.builder` / ``loops``; prange
 accumulation strategies in :mod:`adtrans.rules.parallel`; driver array
 rules (sum, dot, where, concatenate ...) in :mod:`adtrans.driver.exprs`; MPI

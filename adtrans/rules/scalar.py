@@ -159,16 +159,21 @@ def partials(kind, op, args, result, grad):
     return out
 
 
-def jvp(kind, op, args, result, tangents) -> ast.expr:
+def jvp(kind, op, args, result, tangents, guarded: bool = False) -> ast.expr:
     """Forward mode: the tangent ``sum_i p_i * da_i`` of ``z = op(args)``.
 
     ``tangents``: one expression per argument (``None`` for a constant one).
+    ``guarded``: each term ``p_i * da_i`` is 0 where the rule's singular-point condition
+    holds (:data:`~adtrans.rules.derivatives.SINGULAR_CONVENTION`, as :func:`partials` does), so
+    that a tangent of an adjoint follows the same convention as the adjoint.
     Returns ``0.0`` when no argument contributes.
     """
     terms = []
-    for i, tpl in enumerate(_templates(kind, op).partials):
+    rule = _templates(kind, op)
+    for i, tpl in enumerate(rule.partials):
         if tpl is not None and i < len(args) and i < len(tangents) and tangents[i] is not None:
-            terms.append(scale(tangents[i], instantiate(tpl, args, result)))
+            term = scale(tangents[i], instantiate(tpl, args, result))
+            terms.append(singular_guard(rule, i, args, result, term) if guarded else term)
     if not terms:
         return ast.Constant(0.0)
     total = terms[0]

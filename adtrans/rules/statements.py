@@ -11,6 +11,7 @@ loop- and block-level strategies live in :mod:`adtrans.transform.builder`.
 | ``store``    | ``A[i] = v``      | ``dv += dA[i]; dA[i] = 0``                       |
 | ``accumulate``| ``A[i] += v``, ``x += v`` | ``dv += dA[i]``, ``dv += dx``           |
 | ``carried``  | ``barrier()``...  | the reverse the target attached to the call      |
+| ``product``  | ``P = A @ B.T``   | ``dA += dP @ B; dB += dP.T @ A`` (BLAS, :mod:`.linalg`) |
 
 :func:`statement_kind` finds the row, :attr:`StatementRules.TABLE` the rule;
 ``df/da`` comes from :mod:`adtrans.rules.derivatives` (``binop``, ``unaryop``,
@@ -23,6 +24,8 @@ import copy
 
 from ..analyse.types import is_array
 from ..ir.nodes import add_to, name
+from ..ir.walk import is_product
+from .linalg import product_adjoint
 from .scalar import INTRINSIC, partials
 
 
@@ -53,6 +56,8 @@ def statement_kind(s) -> str | None:
             return "load"
         if isinstance(v, ast.Constant) or v is None:
             return None
+        if is_product(v):
+            return "product"
         return call_kind(v)             # "binop" / "unaryop" / "call" / None
     if isinstance(s, ast.AugAssign):
         return "accumulate"
@@ -76,6 +81,7 @@ class StatementRules:
         "call": "operation",
         "store": "store",
         "accumulate": "accumulate",
+        "product": "product",
     }
 
     def __init__(self, builder):
@@ -156,6 +162,16 @@ class StatementRules:
         if isinstance(v, ast.Name) and b.is_active(v.id):
             out.append(self.adj_add(v.id, b.shadow_read(arr, t.slice)))
         out.append(b.shadow_kill(arr, t.slice))
+        return out
+
+    def product(self, s, kind):
+        """``P = X @ Y`` (a BLAS product, operands ``A`` / ``A.T``): ``dA += G @ Y.T`` and
+        ``dB += X.T @ G`` as whole-array BLAS statements (:func:`.linalg.product_adjoint`)."""
+        b, p, v = self.b, s.targets[0].id, s.value
+        out = []
+        for arr, expr in product_adjoint(v, b.operand_ndims(v), b.adj(p)):
+            if b.is_active(arr):
+                out.append(ast.AugAssign(target=name(b.adj(arr), True), op=ast.Add(), value=expr))
         return out
 
     def accumulate(self, s, kind):

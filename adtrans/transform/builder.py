@@ -35,13 +35,15 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import array_target, forward_only, is_alloc, iter_stmts, reads, scalar_target
+from ..ir.walk import (array_target, forward_only, is_product, iter_stmts, makes_array, product_operands, reads,
+                       scalar_target)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
+from ..rules.linalg import product_shape
 from ..rules.statements import StatementRules
 
 def tag_reverse(rev, s):
@@ -117,6 +119,14 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
 
     def is_active(self, x: str) -> bool:
         return x in self.act.active
+
+    def operand_ndims(self, product) -> tuple:
+        """Numbers of dimensions of a BLAS product's operands (arguments, locals, global arrays)."""
+        out = []
+        for n in product_operands(product):
+            ty = self.types.get(n)
+            out.append(ty.ndim if ty is not None else self.norm.global_arrays[n].ndim)
+        return tuple(out)
 
     def cast_of(self, x):
         ty = self.types.get(x)
@@ -203,7 +213,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         early, late = [], []
         for s in s2:
             x = scalar_target(s)
-            ok = (isinstance(s, ast.Assign) and x is not None and not is_alloc(s.value)
+            ok = (isinstance(s, ast.Assign) and x is not None and not makes_array(s)
                   and not (reads(s) & assigned) and not (self.body_arrays([s])[0] & written))
             if ok:
                 early.append(s)
@@ -227,8 +237,8 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         s1 = list(s1) + early
         if not loop_is_prange(loop) and not self.unique_stores(loop):
             return None
-        if any(isinstance(s, ast.Assign) and is_alloc(s.value) for s, _ in iter_stmts(s2)):
-            return None
+        if any(makes_array(s) for s, _ in iter_stmts(s2)):
+            return None     # its shadow is allocated in the forward code of s2, after the loop
         saved_seen = set(scope.seen)
         f1, r1 = self.block(s1, scope, 0)
         f2, r2 = self.block(s2, scope, 0)
@@ -312,14 +322,19 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         fwd.append(primal)
         if isinstance(s, ast.Assign) and x is not None:
             v = s.value
-            if is_alloc(v) and self.is_active(x):
-                shape = ast.Call(func=ast.parse("np.zeros_like", mode="eval").body, args=[name(x)], keywords=[])
+            if makes_array(s) and self.is_active(x):
+                if is_product(v):       # shaped from the operands: the product itself may be dead
+                    ndims = self.operand_ndims(v)
+                    shape = ast.Call(func=ast.parse("np.zeros", mode="eval").body,
+                                     args=[product_shape(v, ndims)], keywords=[])
+                else:
+                    shape = ast.Call(func=ast.parse("np.zeros_like", mode="eval").body, args=[name(x)], keywords=[])
                 fwd.append(ast.Assign(targets=[name(self.adj(x), True)], value=shape))
             elif isinstance(v, ast.Name) and is_array(self.types.get(x)) and self.is_active(x) \
                     and self.adj(x) != self.adj(v.id):
                 fwd.append(ast.Assign(targets=[name(self.adj(x), True)], value=name(self.adj(v.id))))
         rev = self.rules.reverse(s) + self.kill_adjoint(s, x, scope, depth)
-        if isinstance(s, ast.Assign) and x is not None and is_alloc(s.value) and self.is_active(x) \
+        if makes_array(s) and self.is_active(x) \
                 and (depth > 0 or len(self.sites[x]) > 1):
             rev.append(ast.Expr(value=ast.Call(func=ast.Attribute(value=name(self.adj(x)), attr="fill",
                                                                   ctx=ast.Load()), args=[ast.Constant(0)],
