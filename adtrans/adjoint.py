@@ -2,17 +2,42 @@
 from __future__ import annotations
 
 import inspect
+import threading
 
 import numpy as np
 from numba.core import types as nbtypes
 from numba.core.errors import NumbaError
 from numba.extending import overload
+from numba.typed import List
 
 from .arguments import check_aliasing_flat, primal_of, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
 from .targets.cpu import CPU
+
+
+_POOLS = threading.local()
+
+
+def tape_pools(fn, dtypes) -> tuple:
+    """The tape pools (one-element typed lists, see :mod:`adtrans.targets.cpu_runtime`) of the
+    compiled adjoint ``fn`` for the calling Python thread: one per dtype in ``dtypes``, kept
+    between calls so that a call starts from the tape the previous one grew.  Per thread, so
+    two Python threads calling one adjoint at once never share a tape."""
+    pools = getattr(_POOLS, "by_fn", None)
+    if pools is None:
+        pools = _POOLS.by_fn = {}
+    hit = pools.get(id(fn))
+    if hit is None or hit[0] is not fn:
+        hit = pools[id(fn)] = (fn, tuple(List([np.empty(1024, np.dtype(dt))]) for dt in dtypes))
+    return hit[1]
+
+
+def release_tapes() -> None:
+    """Drop the tapes the calling thread's adjoints keep between calls (their memory goes back
+    when no call uses them); the next call of each adjoint starts with a fresh tape."""
+    _POOLS.by_fn = {}
 
 
 def _seed_value(w):
@@ -52,6 +77,8 @@ class AdjointFunction:
             if len(seeds) < len(gen.seeds):
                 seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
             full += seeds[:len(gen.seeds)]
+        if gen.tape_pools:
+            full += tape_pools(fn, gen.tape_pools)
         try:
             out = fn(*full)
         except NumbaError as exc:       # typing or compiling the generated code failed: our bug

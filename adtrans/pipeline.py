@@ -37,6 +37,7 @@ class Generated:
     parallel: bool
     where: dict = None          # line of the function source -> (user's file, line)
     seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
+    tape_pools: list = None     # dtypes of the optional trailing tape-pool arguments (CPU target)
     written: tuple = None   # parameters the kernel may write (None: unknown, take all)
 
 
@@ -100,7 +101,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     types = infer_types(target.typing_copy(norm), argtypes + seed_types)
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
-    marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal)
+    marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal,
+                           tape_by_cost=target.tape_by_cost)
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     func = tidy(func, marked.builder.scalar_names())
@@ -109,7 +111,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
-                     where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params))
+                     where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params),
+                     tape_pools=conv.get("tape_pools") or [])
 
 
 _COMMENT_LINE = re.compile(r"^(\s*)# (.*)$", re.M)

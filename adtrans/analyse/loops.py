@@ -29,7 +29,7 @@ def assigned_scalars(body) -> set:
 
 class LoopAnalysis:
     """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder` (uses its ``norm``,
-    ``sites``, ``ancestors``, ``rules`` and ``_needed_cache``)."""
+    ``sites``, ``ancestors``, ``rules``, ``cost_taped`` and ``_needed_cache``)."""
 
     def live_in_of(self, loop) -> set:
         inside = {id(s) for s, _ in iter_stmts(loop.body)}
@@ -63,30 +63,60 @@ class LoopAnalysis:
 
     def scratch_arrays(self, loop) -> set:
         """Arrays allocated outside ``loop`` that each iteration overwrites completely before
-        reading them (``for l in range(K): A[l] = ...`` with ``A = np.zeros(K)``) and that
-        nothing reads after the loop: private to the iteration, like arrays allocated in it."""
-        sizes = {}
-        for s, _ in iter_stmts(self.norm.body):
-            if isinstance(s, ast.Assign) and is_alloc(s.value) and s.value.args and \
-                    isinstance(s.value.args[0], ast.Constant) and isinstance(s.targets[0], ast.Name):
-                sizes.setdefault(s.targets[0].id, []).append(s.value.args[0].value)
+        reading them and that nothing reads after the loop: private to the iteration, like
+        arrays allocated in it.  "Completely" means a statement of the body, before any other
+        touches the array, is ``for t in range(E): A[t] = ...`` for a 1-D ``A = np.empty(E)``
+        (``E`` a constant, or a name with one assignment that ``loop`` does not change: the
+        extent is the same at the allocation and in every iteration), or a serial loop for
+        which the array is itself scratch (and no later statement of the body touches it)."""
+        key = ("scratch", id(loop))
+        if key in self._needed_cache:
+            return self._needed_cache[key]
+        sizes = self._scratch_sizes()
+        variant = assigned_scalars(loop.body) | ({loop.target.id} if isinstance(loop, ast.For) else set())
+        aliased = set(self.act.alias) | set(self.act.alias.values())
         out = set()
         touched = set()
-        for s in loop.body:
+        for k, s in enumerate(loop.body):
             r, w, _ = self.body_arrays([s])
-            if isinstance(s, ast.For) and len(s.iter.args) == 1 and isinstance(s.iter.args[0], ast.Constant):
-                k = s.iter.args[0].value
-                for a in sorted(w - touched - r):
+            if is_serial_range(s) and len(s.iter.args) == 1:
+                extent = ast.unparse(s.iter.args[0])
+                for a in sorted(w - touched - r - aliased):
                     full = any(isinstance(t, ast.Assign) and array_target(t) == a and
                                isinstance(t.targets[0].slice, ast.Name) and t.targets[0].slice.id == s.target.id
                                for t in s.body)
-                    if full and sizes.get(a) == [k] and not self.array_live_after(loop, a):
+                    if full and sizes.get(a) == [extent] and extent not in variant \
+                            and not self.array_live_after(loop, a):
+                        out.add(a)
+                later = self.body_arrays(loop.body[k + 1:])
+                for a in sorted(self.scratch_arrays(s) - touched - aliased):
+                    if a not in later[0] | later[1] and not self.array_live_after(loop, a):
                         out.add(a)
             touched |= r | w
+        self._needed_cache[key] = out
         return out
 
+    def _scratch_sizes(self) -> dict:
+        """Array name -> the extents (unparsed) of its 1-D allocations, for allocations whose
+        extent is a constant or a name assigned at most once (a parameter or one statement)."""
+        key = ("scratch sizes",)
+        if key not in self._needed_cache:
+            sizes = {}
+            for s, _ in iter_stmts(self.norm.body):
+                if isinstance(s, ast.Assign) and is_alloc(s.value) and len(s.value.args) == 1 and \
+                        isinstance(s.targets[0], ast.Name):
+                    e = s.value.args[0]
+                    ok = (isinstance(e, ast.Constant) and type(e.value) is int) or \
+                        (isinstance(e, ast.Name) and len(self.sites.get(e.id, ())) <= 1)
+                    sizes.setdefault(s.targets[0].id, []).append(ast.unparse(e) if ok else None)
+            self._needed_cache[key] = sizes
+        return self._needed_cache[key]
+
     def array_live_after(self, loop, a) -> bool:
-        """Whether array ``a`` may be read after ``loop`` (before it is allocated anew)."""
+        """Whether array ``a`` may be read after ``loop`` (before it is allocated anew).  Reads
+        inside ``loop`` itself do not count in an enclosing loop's next iteration: the caller
+        knows every iteration of ``loop`` writes ``a`` before reading it."""
+        inside = {id(s) for s, _ in iter_stmts(loop.body)}
         elem, chain = loop, self.ancestors[id(loop)]
         for parent in reversed((None,) + chain):
             block = containing_block(parent, elem, self.norm.body)
@@ -95,7 +125,9 @@ class LoopAnalysis:
             if isinstance(parent, (ast.For, ast.While)):
                 if a in self.body_arrays(parent.body)[2]:
                     return False        # allocated afresh in every iteration of `parent`
-                if a in self.body_arrays(parent.body)[0]:
+                outside = [s for s, _ in iter_stmts(parent.body) if id(s) not in inside
+                           and not isinstance(s, (ast.For, ast.While, ast.If))]
+                if a in self.body_arrays(outside)[0]:
                     return True
             elem = parent
         return False
@@ -235,6 +267,7 @@ class LoopAnalysis:
         if key in self._needed_cache:
             return self._needed_cache[key]
         stmts = [s for s, _ in iter_stmts(loop.body)]
+        taped = self.cost_taped.get(key, ())
         need = set(reads(loop.iter)) if isinstance(loop, ast.For) else set()
         for s in stmts:
             if isinstance(s, (ast.If, ast.For, ast.While)):
@@ -249,7 +282,7 @@ class LoopAnalysis:
                 if not isinstance(s, (ast.Assign, ast.AugAssign)):
                     continue
                 t = scalar_target(s) or array_target(s)
-                if t in need:
+                if t in need and id(s) not in taped:    # a value popped from the tape needs no operands
                     new = reads(s) - need
                     if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and \
                             isinstance(s.value.value, ast.Name):

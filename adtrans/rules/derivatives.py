@@ -171,6 +171,16 @@ INTRINSIC = {
 }
 
 
+#: Intrinsics whose value a reverse sweep reads back from a tape rather than computing again
+#: (cache-or-recompute by cost, Enzyme's min-cut heuristic reduced to one rule): a libm call
+#: costs tens of cycles and LLVM does not vectorise it without fast-math, while a tape store in
+#: the forward sweep plus a load in the reverse costs a few.  Everything else (arithmetic, array
+#: loads, selections) is cheap and recomputed.
+COSTLY = frozenset({"exp", "expm1", "exp2", "log", "log1p", "log10", "log2", "cbrt", "sin", "cos", "tan",
+                    "tanh", "sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2",
+                    "erf", "erfc", "pow"})
+
+
 def _build_lookup():
     """Objects and dotted spellings -> canonical name (several spellings share one rule)."""
     objects, dotted = {}, {}

@@ -11,10 +11,14 @@ class Target:
 
     ``kind``: ``"cpu"``, ``"cuda"`` or ``"driver"``; ``key``: what, besides the kernel, activity
     and types, makes two generated adjoints differ (part of the compile cache key);
-    ``disk_cache``: generated adjoints may be kept on disk (:mod:`adtrans.gencache`).
+    ``disk_cache``: generated adjoints may be kept on disk (:mod:`adtrans.gencache`);
+    ``tape_by_cost``: see the attribute.
     """
     kind = "cpu"
     disk_cache = True
+    #: recomputed loops may tape costly values (:data:`adtrans.rules.derivatives.COSTLY`): the
+    #: target's tapes grow (a CUDA thread's local-array tape has a fixed size)
+    tape_by_cost = False
 
     @property
     def key(self) -> tuple:

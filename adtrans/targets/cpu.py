@@ -8,13 +8,14 @@ from numba.core import types as nbtypes
 from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target
 
-IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_pop_array, "
-                          "tape_push_array, thread_id\n")
+IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
+                          "tape_pop_array, tape_push_array, tape_take, tape_view, thread_id\n")
 
 
 class CpuTarget(Target):
     """``@njit`` kernels (also ``parallel=True`` with prange)."""
     kind = "cpu"
+    tape_by_cost = True
 
     def imports(self) -> str:
         return IMPORTS
@@ -24,16 +25,25 @@ class CpuTarget(Target):
 
     def lower(self, marked) -> ast.FunctionDef:
         b = marked.builder
-        body = CpuLowering(b, marked.result_seeds).run(marked.body)
+        lowering = CpuLowering(b, marked.result_seeds)
+        body = lowering.run(marked.body)
         params = marked.parameters()
+        for dt in lowering.pooled:      # the function scope's tapes go back to their pools
+            body.append(ast.parse(f"tape_keep({lowering.pool_name(dt)}, {b.tape_vars(b.scopes[0], dt)[0]})").body[0])
         ret = ast.Tuple(elts=[ast.Name(b.adj(p), ast.Load()) if b.is_active(p) else ast.Constant(0.0)
                               for p in marked.active_scalars], ctx=ast.Load())
         body.append(ast.Return(value=ret))
-        return marked.function(body, params)
+        func = marked.function(body, params)
+        for dt in lowering.pooled:      # optional trailing arguments (see targets/cpu_runtime.py)
+            func.args.args.append(ast.arg(arg=lowering.pool_name(dt)))
+            func.args.defaults.append(ast.Constant(None))
+        func.adtrans_tape_pools = list(lowering.pooled)
+        return func
 
     def call_convention(self, marked, func) -> dict:
         parallel = any(s.prange_var for s in marked.builder.scopes) or "numba.prange" in ast.unparse(func)
-        return {"returns": list(marked.active_scalars), "seeds": list(marked.seed_params), "parallel": parallel}
+        return {"returns": list(marked.active_scalars), "seeds": list(marked.seed_params), "parallel": parallel,
+                "tape_pools": list(getattr(func, "adtrans_tape_pools", ()))}
 
     def decorator(self, primal, parallel: bool, cache: bool = True) -> str:
         opts = []

@@ -2,11 +2,22 @@
 
 A tape is a 1-D array and a top index; pushes double the capacity when full
 (amortised O(1)).  These are compiled once and cached on disk by Numba.
+
+Tapes are reused across calls: a generated adjoint takes one optional trailing argument
+per tape dtype of its function scope, ``tape_pool_<dtype>``, a one-element
+``numba.typed.List`` holding the tape.  The adjoint starts from that tape
+(:func:`tape_take`) and puts the tape back, grown if a push needed more room
+(:func:`tape_keep`), before it returns.  Omitted (``None``), the adjoint allocates a
+fresh tape as before.  :class:`adtrans.adjoint.AdjointFunction` keeps one pool per
+compiled adjoint and Python thread.  A tape is only ever read where the same call
+wrote it (a pop follows its push), so what an earlier call left in it never reaches
+a result.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 
 @njit(cache=True)
@@ -24,6 +35,40 @@ def tape_grow(tape, need):
     not known beforehand, when a push finds the tape full; the pushes themselves are inline
     stores ``tape[top] = v``."""
     return _grow(tape, need)
+
+
+def tape_take(pool, size, dtype):
+    """The tape a call starts from: ``pool[0]`` (a one-element typed list, kept from an
+    earlier call), or ``np.empty(size, dtype)`` when ``pool`` is None (or omitted)."""
+    return np.empty(size, dtype) if pool is None else pool[0]
+
+
+def tape_keep(pool, tape):
+    """Put ``tape`` (possibly grown) back into ``pool`` for the next call (nothing when
+    ``pool`` is None or omitted)."""
+    if pool is not None:
+        pool[0] = tape
+
+
+def _no_pool(pool) -> bool:
+    return isinstance(pool, (types.NoneType, types.Omitted)) or pool is None
+
+
+@overload(tape_take)
+def _tape_take(pool, size, dtype):
+    if _no_pool(pool):
+        return lambda pool, size, dtype: np.empty(size, dtype)
+    return lambda pool, size, dtype: pool[0]
+
+
+@overload(tape_keep)
+def _tape_keep(pool, tape):
+    if _no_pool(pool):
+        return lambda pool, tape: None
+
+    def keep(pool, tape):
+        pool[0] = tape
+    return keep
 
 
 @njit(cache=True)
@@ -44,6 +89,13 @@ def tape_push_array(tape, top, arr):
         tape = _grow(tape, top + n)
     tape[top:top + n] = flat
     return tape, top + n
+
+
+@njit(cache=True)
+def tape_view(tape, top, like):
+    """The ``like.size`` entries of ``tape`` from ``top`` on, shaped like ``like`` (a view: the
+    caller has popped them and pushes nothing while it reads the view)."""
+    return tape[top:top + like.size].reshape(like.shape)
 
 
 @njit(cache=True)

@@ -55,9 +55,11 @@ class MarkedAdjoint:
         return ast.fix_missing_locations(func)
 
 
-def build_adjoint(norm, types, act, param_activity, error, name, primal=None) -> MarkedAdjoint:
-    """The marked adjoint IR of the normalised kernel ``norm`` (see :class:`MarkedAdjoint`)."""
-    b = AdjointBuilder(norm, types, act, param_activity, error)
+def build_adjoint(norm, types, act, param_activity, error, name, primal=None,
+                  tape_by_cost: bool = False) -> MarkedAdjoint:
+    """The marked adjoint IR of the normalised kernel ``norm`` (see :class:`MarkedAdjoint`);
+    ``tape_by_cost``: recomputed loops tape costly values instead of computing them again."""
+    b = AdjointBuilder(norm, types, act, param_activity, error, tape_by_cost=tape_by_cost)
     fscope = Scope(None, None, set(norm.params))
     b.scopes.insert(0, fscope)
     code = b.adjacent(norm.body, fscope)

@@ -46,6 +46,16 @@ from ..ir.nodes import name
 from ..rules.linalg import product_shape
 from ..rules.statements import StatementRules
 
+def _loads(s) -> set:
+    """Names ``s`` (nested statements included) reads."""
+    return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _stores(stmts) -> set:
+    """Names ``stmts`` (nested statements included) assign."""
+    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
 def tag_reverse(rev, s):
     """Mark the reverse statements ``rev`` of ``s`` with ``s``'s source line (for the
     ``# adjoint of:`` comments)."""
@@ -72,8 +82,12 @@ def _weight(loop, depth=1) -> int:
 
 
 class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
-    def __init__(self, norm, types, act, param_activity, error):
+    def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False):
         self.norm, self.types, self.act = norm, types, act
+        self.tape_by_cost = tape_by_cost
+        self.cost_taped: dict = {}          # id(loop) -> ids of statements its reverse sweep pops
+        self.saved_per_loop: set = set()    # ids of loop-invariant statements saved once per loop
+        self.cheap_redone: dict = {}        # id(statement list) -> names recompute_cheap recomputes
         self.param_activity = param_activity
         self.error = error
         self.rules = StatementRules(self)
@@ -274,12 +288,86 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         return not (read_arrays & (written | written2))
 
     def block(self, stmts, scope, depth):
-        fwd, rev = [], []
+        fwd, revs = [], []
         for s in stmts:
             f, r = self.stmt(s, scope, depth)
             fwd += f
-            rev = r + rev
-        return fwd, rev
+            revs.append(r)
+        if depth > 0:
+            self.cheap_redone[id(stmts)] = self.recompute_cheap(stmts, revs, scope)
+        return fwd, [r for rs in reversed(revs) for r in rs]
+
+    def recompute_cheap(self, stmts, revs, scope):
+        """Cache or recompute by cost, the cheap side: inside a taped loop (``depth > 0``) a
+        value ``x = e`` that costs at most one operation -- a load from an array the kernel never
+        writes, or one arithmetic operation or comparison of names and constants -- is computed
+        again at the start of the reverse of its last reader in ``stmts`` (``revs[k]``) instead
+        of being pushed before it is overwritten and popped after its own reverse: that pair's
+        restored value is then dead, and :func:`~adtrans.transform.restores.drop_dead_restores`
+        removes it.  Sound when ``x`` is assigned only there and read only by the statements up
+        to that reader, none of which assigns a name ``e`` reads: every name a reverse statement
+        reads holds its forward value there (the tape's invariant), so ``e`` evaluates as it did
+        in the forward sweep.  Returns the names recomputed, in order."""
+        redone = {}
+        for j, s in enumerate(stmts):
+            x = scalar_target(s)
+            if not isinstance(s, ast.Assign) or x is None or len(self.sites[x]) != 1 or not self._cheap(s.value):
+                continue
+            if is_array(self.types.get(x)) or x not in self.types:
+                continue
+            readers = [k for k in range(j + 1, len(stmts)) if x in _loads(stmts[k])]
+            if not readers:
+                continue
+            k = readers[-1]
+            uses = reads(s.value)
+            if x in uses or uses & set(redone) or uses & _stores(stmts[j + 1:k + 1]):
+                continue
+            if self._read_outside(stmts[j:k + 1], x):
+                continue            # read elsewhere: keep the tape
+            if not any(x in _loads(r) for rs in revs[j + 1:k + 1] for r in rs):
+                continue            # no reverse statement reads it: nothing to restore
+            if scope.mode == "recompute":
+                need = self.recompute_needed(scope.recompute_root)
+                if not (uses | {x}) <= need:
+                    continue        # a rerun would not compute what `e` reads
+            again = self.rename(copy.deepcopy(s), scope)
+            revs[k].insert(0, again)
+            self.need([again])
+            redone[x] = None
+        return list(redone)
+
+    def _cheap(self, value) -> bool:
+        """At most one operation on names and constants, or a load (constant or name
+        indices) from an array no statement of the kernel writes."""
+        atom = lambda e: isinstance(e, (ast.Name, ast.Constant))
+        if isinstance(value, ast.BinOp):
+            return atom(value.left) and atom(value.right)
+        if isinstance(value, ast.UnaryOp):
+            return atom(value.operand)
+        if isinstance(value, ast.Compare):
+            return atom(value.left) and all(atom(c) for c in value.comparators)
+        if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+            idx = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+            return all(atom(i) for i in idx) and self.root_array(value.value.id) not in self.written_arrays()
+        return False
+
+    def written_arrays(self) -> set:
+        """Arrays (by alias root) that some statement of the kernel stores into."""
+        if "written" not in self._needed_cache:
+            self._needed_cache["written"] = {self.root_array(a) for s, _ in iter_stmts(self.norm.body)
+                                             for a in [array_target(s)] if a}
+        return self._needed_cache["written"]
+
+    def _read_outside(self, region, x) -> bool:
+        """Whether a statement of the kernel outside ``region`` (and its nested statements) reads ``x``."""
+        if "readers" not in self._needed_cache:
+            readers = defaultdict(list)         # name -> ids of the statements reading it
+            for t, _ in iter_stmts(self.norm.body):
+                for y in (reads(t) if isinstance(t, (ast.For, ast.While, ast.If)) else _loads(t)):
+                    readers[y].append(id(t))
+            self._needed_cache["readers"] = readers
+        inside = {id(t) for t, _ in iter_stmts(region)}
+        return any(r not in inside for r in self._needed_cache["readers"].get(x, ()))
 
     # -------------------------------------------------------- statements
     def stmt(self, s, scope, depth):
@@ -314,7 +402,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             scope.seen.add(x)
             # an outer accumulator updated in a fused iteration keeps its new value
             keeps = scope.fused and x in scope.live_in
-            if not first and not keeps:
+            if not first and not keeps and id(s) not in self.saved_per_loop:
                 restore = self.integer_inverse(s, x)
                 if restore is None:
                     push, restore = save_restore(x, scope.tape_scope.id)
@@ -375,7 +463,10 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         return []
 
     def forward_copy(self, s, scope):
-        """The primal statement as the current scope runs it (renamed/dropped when recomputing)."""
+        """The primal statement as the current scope runs it (renamed/dropped when recomputing;
+        dropped where the reverse iteration pops its value, see ``LoopStrategies.costly_values``)."""
+        if id(s) in scope.popped:
+            return None
         if scope.mode == "recompute":
             root = scope.recompute_root
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):

@@ -9,7 +9,9 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.loops import assigned_scalars, loop_is_prange
 from ..ir.markers import SCOPE_START, comment, marker, save_restore
 from ..ir.affine import AffineMap
-from ..ir.walk import forward_only
+from ..ir.liveness import upward_exposed
+from ..ir.walk import forward_only, is_alloc, reads, scalar_target
+from ..rules.derivatives import COSTLY
 from .scope import Scope
 from ..ir.nodes import name
 
@@ -111,10 +113,51 @@ class LoopStrategies:
             src = f"range({A} + max(len(range({A}, {B}, {C})) - 1, 0) * ({C}), {B}, {C})"
         return ast.parse(src, mode="eval").body
 
+    def loop_invariants(self, L) -> list:
+        """Statements ``x = e`` of ``L``'s body (not nested) that give ``x`` the same value in
+        every iteration: ``e`` reads no name the body assigns (nor the loop index) but the
+        loop-invariant values before it, no array it stores into, calls nothing but
+        intrinsics; ``x`` is a scalar assigned only there and not read in an iteration before
+        it is assigned."""
+        if not isinstance(L, ast.For):
+            return []
+        variant = assigned_scalars(L.body) | {L.target.id}
+        written = {self.root_array(a) for a in self.body_arrays(L.body)[1]}
+        out, found = [], set()
+        for s in L.body:
+            x = scalar_target(s)
+            if not isinstance(s, ast.Assign) or x is None or is_alloc(s.value) or len(self.sites[x]) != 1:
+                continue
+            if x not in self.types or is_array(self.types.get(x)) or reads(s.value) & (variant - found):
+                continue
+            if any(isinstance(n, ast.Call) and self.intrinsic_key(n) is None for n in ast.walk(s.value)):
+                continue
+            if {self.root_array(a) for a in self.body_arrays([s])[0]} & written or upward_exposed(L.body, x):
+                continue
+            out.append(s)
+            found.add(x)
+        return out
+
     def taped_loop(self, L, scope, depth, why):
         saves, pops = self.compound_save(L, scope, only_header=True)
-        note = comment(f"taped loop ({why}): the forward sweep records overwritten values")
+        # loop-invariant values: saved once around the loop, not before every iteration's
+        # assignment (Enzyme's loop-invariant cache hoisting); each iteration assigns the same value
+        invariant = self.loop_invariants(L)
+        for s in invariant:
+            push, pop = save_restore(s.targets[0].id, scope.tape_scope.id)
+            saves.append(push)
+            pops.insert(0, pop)
+        ids = {id(s) for s in invariant} - self.saved_per_loop
+        self.saved_per_loop |= ids
         f, r = self.block(L.body, scope, depth + 1)
+        self.saved_per_loop -= ids
+        redone = self.cheap_redone.pop(id(L.body), [])
+        read_back = {n.id for st in r for n in ast.walk(st) if isinstance(n, ast.Name)}
+        once = [s.targets[0].id for s in invariant if s.targets[0].id not in redone and s.targets[0].id in read_back]
+        choice = f"; saved once, not per iteration (loop-invariant): {', '.join(once)}" if once else ""
+        if redone:
+            choice += f"; recomputed in the reverse sweep, not taped (cheap): {', '.join(redone)}"
+        note = comment(f"taped loop ({why}): the forward sweep records overwritten values{choice}")
         if isinstance(L, ast.For):
             fwd = saves + [note, ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),
                                          body=f or [ast.Pass()], orelse=[])]
@@ -165,8 +208,40 @@ class LoopStrategies:
                 rev.append(pop)
         return fwd, rev, renames, snap
 
+    def costly_values(self, L, scope) -> list:
+        """Statements of ``L``'s body (not nested) whose value the reverse sweep of a recomputed
+        loop pops from the tape instead of computing it again: a float scalar assigned once, by
+        a costly intrinsic (:data:`~adtrans.rules.derivatives.COSTLY`), that the reverse reads
+        and the forward sweep computes here (cache or recompute by cost).  Not inside a
+        ``prange`` iteration, whose per-thread tape starts small and would grow (allocate) in
+        every iteration that pushes a loop's worth of values."""
+        if not self.tape_by_cost or scope.tape_scope.prange_var is not None:
+            return []
+        out = []
+        for s in L.body:
+            x = scalar_target(s)
+            if not (isinstance(s, ast.Assign) and x is not None and self.intrinsic_key(s.value) in COSTLY):
+                continue
+            ty = self.types.get(x)
+            if ty is None or is_array(ty) or not scalar_dtype_name(ty).startswith("float") or len(self.sites[x]) != 1:
+                continue
+            if self.forward_copy(s, scope) is not None and x in self.recompute_needed(scope.recompute_root or L):
+                out.append(s)
+        return out
+
     def recompute_loop(self, L, scope, depth, last_only=False, carried=None):
         is_par = loop_is_prange(L)
+        reads_, writes, _ = self.body_arrays(L.body)
+        local = self.private_arrays(L)
+        # pushes in the forward loop pop in the reverse one, mirrored: not with carried scalars
+        # (popped at the top of an iteration) nor after arrays copied to the tape before it
+        costly = [] if (is_par or last_only or carried is not None) else self.costly_values(L, scope)
+        if costly and depth > 0 and sorted((reads_ & self.recompute_needed(scope.recompute_root or L) - local)
+                                           & (writes | self.written_after(L, scope))):
+            costly = []
+        if costly:
+            self.cost_taped[id(L)] = {id(s) for s in costly}
+            self._needed_cache.pop(id(L), None)
         saves, pops = self.compound_save(L, scope)
         fwd, rev, renames, snap = self.snapshots(L, scope, depth, saves)
         live_in = self.live_in_of(L)
@@ -179,16 +254,27 @@ class LoopStrategies:
                       prange_var=L.target.id if is_par else None,
                       recompute_root=scope.recompute_root or L, renames=renames)
         self.scopes.append(child)
+        # costly values: pushed after their assignment in the forward loop, popped in reverse
+        # order at the top of the reverse iteration (which then skips their assignment)
+        after, popped = {}, []
+        for s in costly:
+            push, pop = save_restore(s.targets[0].id, scope.tape_scope.id)
+            after[id(s)] = [push]
+            popped.insert(0, pop)
+            child.popped.add(id(s))
         body = self.adjacent(L.body, child)
         # carried scalars: saved at the top of every forward iteration, restored at the top of
         # the same iteration in the reverse sweep, before it is rerun
         pairs = [save_restore(x, scope.tape_scope.id) for x in carried or ()]
         restores = [pop for _, pop in reversed(pairs)]
         loop = ast.For(target=copy.deepcopy(L.target), iter=self.last_iter(L) if last_only else self.reversed_iter(L),
-                       body=[marker(SCOPE_START, child.id)] + restores + body, orelse=[])
+                       body=[marker(SCOPE_START, child.id)] + restores + popped + body, orelse=[])
         child.loop_node = loop
         how = "in parallel" if is_par else "in reverse order"
         why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
+        if costly:
+            why += (f"; taped, not recomputed (costly): {', '.join(s.targets[0].id for s in costly)}; "
+                    "the rest is recomputed (cheap)")
         if last_only:
             rev.append(comment("last-iteration loop: every iteration overwrites the values read after it "
                                "and nothing else escapes, so only the last one is rerun and reversed" + why))
@@ -202,7 +288,7 @@ class LoopStrategies:
                                f"reverse, {how}{why}"))
         rev.append(loop)
         self.need([loop])
-        primal = self.plain(L, scope)
+        primal = self.plain(L, scope, after)
         if pairs:
             primal.body = [push for push, _ in pairs] + primal.body
         fwd.append(primal)
@@ -401,9 +487,12 @@ class LoopStrategies:
                                   f"    {lanes}[{k}] = 0").body[0])
         return pre, post
 
-    def plain(self, L, scope):
-        """The primal loop as the current scope runs it (no tape)."""
-        if scope.mode != "recompute" and not scope.renames:
+    def plain(self, L, scope, after=None):
+        """The primal loop as the current scope runs it (no tape but the pushes in ``after``:
+        id(statement) -> statements to run after its copy)."""
+        after = after or {}
+        recompute = scope.mode == "recompute"
+        if not recompute and not scope.renames and not after:
             return copy.deepcopy(L)
 
         def walk(stmts):
@@ -416,11 +505,13 @@ class LoopStrategies:
                     n.body = walk(s.body) or [ast.Pass()]
                     out.append(n)
                 elif forward_only(s):
-                    continue
+                    if not recompute:
+                        out.append(copy.deepcopy(s))
                 else:
-                    c = self.forward_copy(s, scope)
+                    c = self.forward_copy(s, scope) if recompute else self.rename(copy.deepcopy(s), scope)
                     if c is not None:
                         out.append(c)
+                        out.extend(after.get(id(s), ()))
             return out
         return walk([L])[0]
 

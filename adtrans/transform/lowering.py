@@ -28,6 +28,55 @@ def conditional_names(body) -> set:
     return out
 
 
+def _array_pop(stmts, k):
+    """``(copy, tape, top, src)`` when ``stmts[k:k + 2]`` is ``copy = np.empty_like(src)`` then
+    ``top = tape_pop_array(tape, top, copy)``, else None."""
+    if k + 1 >= len(stmts):
+        return None
+    a, b = stmts[k], stmts[k + 1]
+    t = getattr(b, "adtrans_tape", None)
+    if t is None or t[0] != "pop" or not (isinstance(b, ast.Assign) and isinstance(b.value, ast.Call)
+                                          and ast.unparse(b.value.func) == "tape_pop_array"):
+        return None
+    if not (isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call)
+            and ast.unparse(a.value.func) == "np.empty_like" and ast.unparse(b.value.args[2]) == a.targets[0].id):
+        return None
+    return a.targets[0].id, t[1], t[2], ast.unparse(a.value.args[0])
+
+
+def _pushes_onto(stmts, tape) -> bool:
+    return any(getattr(n, "adtrans_tape", (None, None))[0] in ("push", "push_array") and n.adtrans_tape[1] == tape
+               or (isinstance(n, ast.Call) and ast.unparse(n.func) == "tape_grow")
+               for s in stmts for n in ast.walk(s))
+
+
+def pops_as_views(stmts) -> list:
+    """An array popped from the tape (a copy taken before a recomputed loop) is read in place,
+    ``copy = tape_view(tape, top, src)`` after ``top -= src.size``, instead of being copied
+    into a fresh array, when nothing pushes onto that tape while the copy is in use (the
+    statements of the block up to its last use): no allocation, no copy, and the popped
+    region of the stack is not written before the view dies."""
+    out = list(stmts)
+    for s in out:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(s, field, None), list):
+                setattr(s, field, pops_as_views(getattr(s, field)))
+    k = 0
+    while k < len(out):
+        hit = _array_pop(out, k)
+        if hit is not None:
+            x, tape, top, src = hit
+            uses = [j for j in range(k + 2, len(out)) if any(isinstance(n, ast.Name) and n.id == x
+                                                              for n in ast.walk(out[j]))]
+            if uses and not _pushes_onto(out[k + 2:uses[-1] + 1], tape):
+                step = ast.parse(f"{top} -= {src}.size").body[0]
+                step.adtrans_tape = ("pop", tape, top)
+                view = ast.parse(f"{x} = tape_view({tape}, {top}, {src})").body[0]
+                out[k:k + 2] = [step, view]
+        k += 1
+    return out
+
+
 class MarkerLowering:
     """What every target's lowering shares (see the module docstring)."""
 
@@ -98,7 +147,7 @@ class CpuLowering(MarkerLowering):
     def run(self, body):
         """The lowered statements of the marked ``body``."""
         body = rewrite_stmts(body, self.resolve)
-        return CapacityPlanner().run(self.scope_starts(body))
+        return CapacityPlanner().run(pops_as_views(self.scope_starts(body)))
 
     def resolve(self, s):
         """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
@@ -124,6 +173,16 @@ class CpuLowering(MarkerLowering):
             st.adtrans_tape = (k, tape, top)
         return code
 
+    @property
+    def pooled(self) -> list:
+        """Dtypes of the function scope's tapes: taken from and kept in a pool argument each."""
+        return sorted(self.b.tape_dtypes.get(self.b.scopes[0].id, ()))
+
+    @staticmethod
+    def pool_name(dt) -> str:
+        return f"tape_pool_{dt}"
+
     def tape_start(self, scope, dt):
-        size = 1024 if scope.parent is None else 64
-        return scope.tape_rows.get(dt, f"np.empty({size}, np.{dt})")
+        if scope.parent is None:
+            return f"tape_take({self.pool_name(dt)}, 1024, np.{dt})"
+        return scope.tape_rows.get(dt, f"np.empty(64, np.{dt})")

@@ -20,6 +20,7 @@ class Scope:
         self.owned: set = set()
         self.loop_node = None
         self.fused = False
+        self.popped: set = set()     # ids of primal statements whose value the iteration pops instead
         self.hoisted: list = []      # statements run once at the start of this (tape) scope
         self.tape_rows: dict = {}    # dtype -> per-thread tape row to start from (prange iterations)
         self.tape_scope = self if (parent is None or prange_var) else parent.tape_scope
