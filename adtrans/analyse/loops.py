@@ -1,10 +1,13 @@
 """What the loop strategies need to know about a loop: which arrays it reads and writes,
 which are private to an iteration, whether its iterations are independent, what is read
-after it, and what its reverse statements need recomputed."""
+after it, what its reverse statements need recomputed, and whether it is a stencil (whose
+adjoint is a gather)."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
+from .types import is_array
 from ..ir.walk import array_reads, array_target, is_alloc, iter_stmts, makes_array, reads, scalar_target
 from ..ir.affine import AffineMap, unique_position
 from ..ir.liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
@@ -143,8 +146,14 @@ class LoopAnalysis:
             elem = parent
         return x in self.norm.results
 
-    def independent(self, loop) -> str | None:
-        """Why the iterations of ``loop`` are not independent, or None if they are."""
+    def independent_but_in_place(self, loop) -> bool:
+        """Whether the iterations of stencil ``loop`` are independent but for the array it
+        updates in place (each iteration reads and writes only its own element of it)."""
+        return self.independent(loop, allow={self.root_array(self.stencil(loop).out)}) is None
+
+    def independent(self, loop, allow=frozenset()) -> str | None:
+        """Why the iterations of ``loop`` are not independent, or None if they are (arrays in
+        ``allow`` may be both read and written)."""
         if not isinstance(loop, ast.For):
             return "a while loop"
         body, i = loop.body, loop.target.id
@@ -159,7 +168,7 @@ class LoopAnalysis:
             return None
         if self.live_after(loop, i):
             return f"the loop index `{i}` is used after the loop"
-        shared = self.shared_arrays(loop)
+        shared = self.shared_arrays(loop) - set(allow)
         if shared:
             return f"array `{sorted(shared)[0]}` is both read and written"
         return None
@@ -283,3 +292,171 @@ class LoopAnalysis:
                         changed = True
         self._needed_cache[key] = need
         return need
+
+
+@dataclass
+class StencilRead:
+    """The reads of one active array in a stencil nest: ``perm[p]`` is the nest level whose
+    index position ``p`` follows; ``offsets`` the distinct offset vectors (one entry per
+    nest level, outermost first), sorted."""
+    array: str
+    perm: tuple
+    offsets: list
+
+
+@dataclass
+class Stencil:
+    """A loop nest whose innermost body stores ``out[v + a]`` once per iteration from reads
+    ``in[v + k]`` (``v``: the nest's indices, ``a``/``k``: constant offset vectors) of arrays
+    the nest does not write.  See :meth:`StencilAnalysis.stencil`."""
+    loops: list                 # the perfect nest, outermost first
+    indices: list               # their loop variables
+    bounds: list                # (start, stop) expressions of each level (step 1)
+    prelude: list               # loop-invariant scalar statements of the outer levels
+    body: list                  # the innermost body (straight-line)
+    out: str                    # the stored array (as the store spells it)
+    store_index: list           # per index position of the store: (nest level, offset)
+    reads: list                 # StencilRead per active array read, sorted by name
+    outer_scalars: bool         # the body reads active scalars from outside the nest
+    in_place: bool = False      # the body reads ``out`` at the stored element (last of ``reads``)
+
+    @property
+    def spread(self) -> bool:
+        """Some array is read at more than one offset: the other strategies' reverse would
+        scatter (several iterations add into one element)."""
+        return any(len(r.offsets) > 1 for r in self.reads)
+
+
+class StencilAnalysis:
+    """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder`: recognises stencil loops,
+    whose adjoint can be written in gather form (see :mod:`adtrans.transform.loops`)."""
+
+    def stencil(self, loop) -> Stencil | None:
+        """The :class:`Stencil` fact of ``loop``, or None.
+
+        A perfect nest of ``range`` loops (``prange`` at the outermost level) of step 1 whose
+        bounds do not depend on the nest; each outer level holds only loop-invariant scalar
+        assignments besides the next loop; the innermost body is straight-line code assigning
+        every scalar once (and nowhere else), with exactly one array store ``out[idx] = v``
+        and loads ``x = A[idx]``, where each index position of ``out`` and of every active
+        ``A`` is ``v_d + constant`` for a distinct nest index ``v_d`` (``A[i + 1, j - 2]``);
+        ``out`` is read only at the element being stored (an in-place update, FDTD; not
+        Gauss-Seidel) and no other loaded active array is written.  Under ``prange`` the body must read no active scalar from outside (its
+        adjoint would be a reduction)."""
+        key = ("stencil", id(loop))
+        if key not in self._needed_cache:
+            self._needed_cache[key] = self._stencil(loop)
+        return self._needed_cache[key]
+
+    def _stencil(self, loop):
+        loops, prelude = [], []
+        L = loop
+        while True:
+            if not isinstance(L, ast.For) or not isinstance(L.iter, ast.Call) or \
+                    ast.unparse(L.iter.func) not in ("range", "numba.prange") or L.orelse or \
+                    not 1 <= len(L.iter.args) <= 3 or L.iter.keywords:
+                return None
+            if loops and loop_is_prange(L):
+                return None
+            if len(L.iter.args) == 3 and not (isinstance(L.iter.args[2], ast.Constant) and L.iter.args[2].value == 1):
+                return None
+            loops.append(L)
+            inner = [s for s in L.body if isinstance(s, (ast.For, ast.While, ast.If))]
+            if not inner:
+                break
+            if len(inner) != 1 or not isinstance(L.body[-1], ast.For):
+                return None
+            prelude.extend(L.body[:-1])
+            L = L.body[-1]
+        body = loops[-1].body
+        indices = [l.target.id for l in loops]
+        assigned = {}
+        for s in body:
+            if not isinstance(s, ast.Assign) or len(s.targets) != 1:
+                return None
+            t = scalar_target(s)
+            if t is not None:
+                if t in assigned or t in indices or is_array(self.types.get(t)):
+                    return None     # (an array-level statement, a BLAS product, is no element update)
+                assigned[t] = s
+        inside = {id(s) for s in body}
+        if any(id(site) not in inside for x in assigned for site in self.sites[x]):
+            return None         # a name also assigned outside: its reverse would need a restore
+        variant = set(indices) | set(assigned)
+        for s in prelude:
+            t = scalar_target(s)
+            if not isinstance(s, ast.Assign) or t is None or self.is_active(t) or \
+                    any(isinstance(n, (ast.Subscript, ast.Call)) for n in ast.walk(s.value)) or reads(s) & variant:
+                return None
+        for l in loops:
+            if reads(l.iter) & variant:
+                return None
+        bounds = [(ast.Constant(0), l.iter.args[0]) if len(l.iter.args) == 1 else tuple(l.iter.args[:2])
+                  for l in loops]
+        maps = {v: AffineMap(body, v) for v in indices}
+
+        def positions(idx):
+            """Per index position, (nest level, offset); None unless a bijection onto the nest."""
+            elts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+            if len(elts) != len(indices):
+                return None
+            out = []
+            for e in elts:
+                hits = [(d, f[1]) for d, v in enumerate(indices) for f in [maps[v].form(e)]
+                        if f is not None and f[0] == 1]
+                if len(hits) != 1:
+                    return None
+                out.append(hits[0])
+            return out if len({d for d, _ in out}) == len(indices) else None
+
+        stores = [s for s in body if isinstance(s.targets[0], ast.Subscript)]
+        if len(stores) != 1 or not isinstance(stores[0].targets[0].value, ast.Name):
+            return None
+        store = stores[0]
+        out = store.targets[0].value.id
+        v = store.value
+        if not (self.is_active(out) and isinstance(v, ast.Name) and v.id in assigned and self.is_active(v.id)):
+            return None
+        store_index = positions(store.targets[0].slice)
+        if store_index is None:
+            return None
+        reads_by = {}
+        for s in body:
+            if isinstance(s.value, ast.Subscript):
+                if not isinstance(s.value.value, ast.Name) or isinstance(s.targets[0], ast.Subscript):
+                    return None
+                arr = s.value.value.id
+                pos = positions(s.value.slice) if self.is_active(arr) else None
+                if self.root_array(arr) == self.root_array(out) and pos != store_index:
+                    return None             # reads what it writes, elsewhere than where (Gauss-Seidel)
+                if not self.is_active(arr):
+                    continue
+                if pos is None:
+                    return None
+                perm = tuple(d for d, _ in pos)
+                offs = [0] * len(indices)
+                for d, k in pos:
+                    offs[d] = k
+                r = reads_by.setdefault(self.root_array(arr), StencilRead(arr, perm, []))
+                if r.perm != perm:
+                    return None
+                if tuple(offs) not in r.offsets:
+                    r.offsets.append(tuple(offs))
+            elif any(isinstance(n, ast.Subscript) for n in ast.walk(s)) and s is not store:
+                return None
+            elif isinstance(s.value, ast.Call) and is_alloc(s.value):
+                return None
+        if not reads_by:
+            return None
+        outside = set().union(*(reads(s) for s in body)) - variant - {r.array for r in reads_by.values()} - {out}
+        outer_scalars = any(self.is_active(x) and not is_array(self.types.get(x)) for x in outside)
+        if outer_scalars and loop_is_prange(loop):
+            return None
+        for r in reads_by.values():
+            r.offsets.sort()
+        # the stored array's own read (in place) goes last: its gather rewrites the adjoints
+        # of the stored elements, which the other arrays' gathers read
+        own = self.root_array(out)
+        return Stencil(loops, indices, bounds, prelude, body, out, store_index,
+                       [reads_by[a] for a in sorted(reads_by, key=lambda a: (a == own, a))], outer_scalars,
+                       own in reads_by)

@@ -9,6 +9,11 @@ Loop strategies (chosen per loop, see :meth:`AdjointBuilder.plan`):
   known only later: the forward sweep runs the primal loop untouched; the
   reverse sweep runs each iteration's forward statements again, then its
   reverse.  Arrays the loop reads that are overwritten later are copied first.
+- **gather** — a recompute loop that is a stencil (``out[i + a] = f(in[i + k], ...)``,
+  ``in`` not written by the loop; also 2-D/3-D nests): the reverse sweep loops over the
+  elements ``j`` of ``in`` and adds up the adjoints of the iterations ``j - k`` that read
+  them, so each iteration writes only ``d_in[j]`` (no scatter, race-free under ``prange``,
+  vectorisable); ``transform/loops.py`` ``gather_loop``.
 - **last iteration** — a ``range`` loop that repeats an evaluation and keeps the
   last result (every iteration overwrites the scalars read after it, nothing else
   escapes): the forward sweep runs it untouched; the reverse sweep reruns and
@@ -33,7 +38,7 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import (array_target, forward_only, is_product, iter_stmts, makes_array, product_operands, reads,
                        scalar_target)
 from ..ir.liveness import upward_exposed
-from ..analyse.loops import LoopAnalysis, assigned_scalars, loop_is_prange
+from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
@@ -76,7 +81,7 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, LoopStrategies):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
     def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False):
         self.norm, self.types, self.act = norm, types, act
         self.tape_by_cost = tape_by_cost
@@ -239,6 +244,9 @@ class AdjointBuilder(LoopAnalysis, LoopStrategies):
         it: that reverse must read nothing that ``loop`` or ``s2`` computes."""
         if not isinstance(loop, ast.For) or self.independent(loop) is not None:
             return None
+        st = self.stencil(loop)
+        if st is not None and st.spread:
+            return None         # its reverse is a gather (transform/loops.py), not a fused scatter
         early, s2 = self.hoist(loop, s2)
         s1 = list(s1) + early
         if not loop_is_prange(loop) and not self.unique_stores(loop):

@@ -1,5 +1,5 @@
-"""The three loop strategies (fused, recomputed, taped) and how a loop is chosen for one.
-See :mod:`adtrans.transform.builder` for the overview."""
+"""The loop strategies (fused, recomputed, gather, last iteration, carried scalars, taped) and
+how a loop is chosen for one.  See :mod:`adtrans.transform.builder` for the overview."""
 from __future__ import annotations
 
 import ast
@@ -8,6 +8,7 @@ import copy
 from ..analyse.types import is_array, scalar_dtype_name
 from ..analyse.loops import assigned_scalars, loop_is_prange
 from ..ir.markers import SCOPE_START, comment, marker, save_restore
+from ..ir.affine import AffineMap
 from ..ir.liveness import upward_exposed
 from ..ir.walk import forward_only, is_alloc, reads, scalar_target
 from ..rules.derivatives import COSTLY
@@ -20,6 +21,11 @@ class LoopStrategies:
 
     def plan(self, loop, scope):
         why = self.independent(loop)
+        # gather: stencils whose reverse would scatter, and in-place updates (else taped)
+        st = self.stencil(loop) if why is None or not loop_is_prange(loop) else None
+        if st is not None and ((why is None and st.spread) or
+                               (why is not None and st.in_place and self.independent_but_in_place(loop))):
+            return "gather", None
         if why is None:
             return "recompute", None
         if loop_is_prange(loop):
@@ -51,6 +57,8 @@ class LoopStrategies:
         strategy, why = self.plan(L, scope)
         if strategy == "recompute":
             return self.recompute_loop(L, scope, depth)
+        if strategy == "gather":
+            return self.gather_loop(L, scope, depth, self.stencil(L))
         if strategy == "last":
             return self.recompute_loop(L, scope, depth, last_only=True)
         if strategy == "carried":
@@ -172,6 +180,37 @@ class LoopStrategies:
         self.needed.add(count)
         return fwd, rev
 
+    def snapshots(self, L, scope, depth, saves):
+        """Copies of the arrays ``L`` reads (for its reverse) that it or a later statement
+        overwrites: (forward statements: ``saves`` and the copies, reverse statements: the
+        copies restored, renames to the copies, the names copied)."""
+        reads_, writes, _ = self.body_arrays(L.body)
+        local = self.private_arrays(L)
+        reads_ &= self.recompute_needed(scope.recompute_root or L)
+        snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
+        fwd, rev = list(saves), []
+        renames = dict(scope.renames)
+        for a in snap:
+            src = scope.renames.get(a, a)
+            copy_name = self.norm.alloc.fresh(a + "_before_loop")
+            renames[a] = copy_name
+            if depth == 0:
+                fwd.append(ast.Assign(targets=[name(copy_name, True)],
+                                      value=ast.parse(f"{src}.copy()", mode="eval").body))
+            else:
+                dt = str(self.types[a].dtype)
+                ts = scope.tape_scope
+                self.tape_dtypes[ts.id].add(dt)
+                tape, top = self.tape_vars(ts, dt)
+                push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
+                push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
+                fwd.append(push)
+                rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
+                pop = ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0]
+                pop.adtrans_tape = ("pop", tape, top)
+                rev.append(pop)
+        return fwd, rev, renames, snap
+
     def costly_values(self, L, scope) -> list:
         """Statements of ``L``'s body (not nested) whose value the reverse sweep of a recomputed
         loop pops from the tape instead of computing it again: a float scalar assigned once, by
@@ -206,30 +245,8 @@ class LoopStrategies:
         if costly:
             self.cost_taped[id(L)] = {id(s) for s in costly}
             self._needed_cache.pop(id(L), None)
-        reads_ &= self.recompute_needed(scope.recompute_root or L)
-        snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
         saves, pops = self.compound_save(L, scope)
-        fwd, rev = list(saves), []
-        renames = dict(scope.renames)
-        for a in snap:
-            src = scope.renames.get(a, a)
-            copy_name = self.norm.alloc.fresh(a + "_before_loop")
-            renames[a] = copy_name
-            if depth == 0:
-                fwd.append(ast.Assign(targets=[name(copy_name, True)],
-                                      value=ast.parse(f"{src}.copy()", mode="eval").body))
-            else:
-                dt = str(self.types[a].dtype)
-                ts = scope.tape_scope
-                self.tape_dtypes[ts.id].add(dt)
-                tape, top = self.tape_vars(ts, dt)
-                push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
-                push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
-                fwd.append(push)
-                rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
-                pop = ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0]
-                pop.adtrans_tape = ("pop", tape, top)
-                rev.append(pop)
+        fwd, rev, renames, snap = self.snapshots(L, scope, depth, saves)
         live_in = self.live_in_of(L)
         if last_only or carried is not None:
             # scalars that outlive an iteration (carried to the next, or read after the loop):
@@ -279,6 +296,152 @@ class LoopStrategies:
             primal.body = [push for push, _ in pairs] + primal.body
         fwd.append(primal)
         return fwd, rev + pops
+
+    def gather_loop(self, L, scope, depth, st):
+        """The reverse of a stencil nest (:meth:`~adtrans.analyse.loops.StencilAnalysis.stencil`)
+        in gather form: for every element ``j`` of each active array read at offsets ``k``,
+        ``d_in[j] += sum_k (adjoint of iteration j - k, restricted to its read at offset k)``,
+        then ``d_out[v + a] = 0`` for every iteration.  Each iteration of the gather writes only
+        its own ``d_in[j]`` (race-free under ``prange``, no atomics, vectorisable); the terms
+        come from the statement rules of the body, rerun at iteration ``j - k``, each keeping
+        the contribution of one read.  Per dimension the range of ``j`` is split into two
+        guarded edges and a branch-free interior."""
+        is_par = loop_is_prange(L)
+        saves, pops = self.compound_save(L, scope)
+        fwd, rev, renames, snap = self.snapshots(L, scope, depth, saves)
+        child = Scope(L, scope, self.live_in_of(L), mode="recompute",
+                      recompute_root=scope.recompute_root or L, renames=renames)
+        self.scopes.append(child)
+        f, r = self.block(st.body, child, 0)
+        # the terms recompute values only: a rerun store would clobber what other terms read
+        f = [s for s in f if not (isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript))]
+        prelude = [self.rename(copy.deepcopy(s), child) for s in st.prelude]
+        bounds = [(self.rename(copy.deepcopy(a), child), self.rename(copy.deepcopy(b), child)) for a, b in st.bounds]
+        d_out = self.adj(st.out)
+        kills = [s for s in r if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript)
+                 and s.targets[0].value.id == d_out]
+        # one array read at one offset (a copy, a shift): iteration j alone reads d_out at its
+        # element, so it clears it there too; otherwise a loop clears d_out after the gathers
+        # (an in-place update reads d_out at its own element only: its gather, the last one, clears it)
+        single = (len(st.reads) == 1 and len(st.reads[0].offsets) == 1) or st.in_place
+        gathers = []
+        for k, rd in enumerate(st.reads):
+            gathers += self.gather_array(st, rd, f, r, bounds, child, is_par, designated=k == 0,
+                                         clear=single and k == len(st.reads) - 1)
+        nonempty = ast.BoolOp(op=ast.And(), values=[ast.Compare(left=copy.deepcopy(a), ops=[ast.Lt()],
+                                                                  comparators=[copy.deepcopy(b)]) for a, b in bounds])
+        guard = ast.If(test=nonempty if len(bounds) > 1 else nonempty.values[0], body=gathers, orelse=[])
+        kill = copy.deepcopy(kills[0])
+        elts = [_plus(name(st.indices[d]), off) for d, off in st.store_index]
+        kill.targets[0].slice = elts[0] if len(elts) == 1 else ast.Tuple(elts=elts, ctx=ast.Load())
+        nest = [kill]
+        for d in reversed(range(len(st.indices))):
+            nest = [ast.For(target=name(st.indices[d], True), iter=self._range(bounds[d][0], bounds[d][1], is_par and d == 0),
+                            body=nest, orelse=[])]
+        why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
+        offsets = "; ".join(f"{self.adj(rd.array)} from offset{'s' if len(rd.offsets) > 1 else ''} " + ", ".join(
+            str(k[0]) if len(k) == 1 else "(" + ", ".join(map(str, k)) + ")" for k in rd.offsets) for rd in st.reads)
+        edges = any(len({k[d] for k in rd.offsets}) > 1 for rd in st.reads for d in range(len(st.indices)))
+        note = comment("reverse sweep: gather form (stencil loop): each element collects the adjoints of "
+                       f"the iterations that read it ({offsets})"
+                       + ("; edges guarded, interior branch-free" if edges else "")
+                       + ("; in parallel, race-free without atomics" if is_par else "")
+                       + (f"; the last one clears the element of {d_out} it reads" if single and len(st.reads) > 1
+                          else f"; each clears the element of {d_out} it reads" if single else
+                          f"; then {d_out} is cleared where the loop stored") + why)
+        code = prelude + [guard] + ([] if single else nest)
+        self.need(code)
+        rev += [note] + code
+        fwd.append(self.plain(L, scope))
+        return fwd, rev + pops
+
+    @staticmethod
+    def _range(a, b, par=False):
+        return ast.Call(func=ast.parse("numba.prange" if par else "range", mode="eval").body,
+                        args=[a, b], keywords=[])
+
+    def gather_array(self, st, rd, f, r, bounds, child, is_par, designated, clear):
+        """The gather loops adding into the shadow of ``rd.array`` (see :meth:`gather_loop`)."""
+        D = len(st.indices)
+        g = [self.norm.alloc.fresh(v + "_read") for v in st.indices]
+        acc = self.norm.alloc.fresh(self.adj(rd.array) + "_sum")
+        inverse = {v: k for k, v in self.adj_names.items()}
+        mine = self.adj(rd.array)
+
+        def term(k, scalars):
+            binds = [ast.Assign(targets=[name(st.indices[d], True)], value=_plus(name(g[d]), -k[d]))
+                     for d in range(D)]
+            head = binds + copy.deepcopy(f)
+            maps = [AffineMap(head, g[d]) for d in range(D)]
+            body = []
+            for s in r:
+                t = s.targets[0] if isinstance(s, ast.Assign) else s.target
+                if isinstance(t, ast.Subscript):
+                    if clear and isinstance(s, ast.Assign) and t.value.id == self.adj(st.out):
+                        body.append(copy.deepcopy(s))
+                        continue
+                    if not isinstance(s, ast.AugAssign) or t.value.id != mine:
+                        continue        # the store's kill (after the gather) or another array's term
+                    forms = maps[0].index_forms(t.slice) if D == 1 else \
+                        [maps[rd.perm[p]].form(e) for p, e in enumerate(t.slice.elts)]
+                    if all(fm == (1, 0) for fm in forms):
+                        add = ast.AugAssign(target=name(acc, True), op=ast.Add(), value=copy.deepcopy(s.value))
+                        tag_copy(add, s)
+                        body.append(add)
+                    continue
+                if isinstance(t, ast.Name) and t.id in inverse and inverse[t.id] in child.live_in and not scalars:
+                    continue            # an outer scalar's adjoint: summed once, by the first term
+                body.append(copy.deepcopy(s))
+            code = head + body
+            used = sorted({n.id for n in ast.walk(ast.Module(body=code, type_ignores=[])) if isinstance(n, ast.Name)
+                           and n.id in inverse and not is_array(self.types.get(inverse[n.id]))
+                           and inverse[n.id] not in child.live_in})
+            return [ast.Assign(targets=[name(d, True)], value=self.zero(inverse[d])) for d in used] + code
+
+        def leaf(guarded):
+            body = [ast.Assign(targets=[name(acc, True)], value=self.zero_of_array(rd.array))]
+            for n, k in enumerate(rd.offsets):
+                code = term(k, designated and n == 0)
+                conds = [ast.Compare(left=copy.deepcopy(bounds[d][0]), ops=[ast.LtE(), ast.Lt()],
+                                     comparators=[_plus(name(g[d]), -k[d]), copy.deepcopy(bounds[d][1])])
+                         for d in sorted(guarded)]
+                if conds:
+                    test = conds[0] if len(conds) == 1 else ast.BoolOp(op=ast.And(), values=conds)
+                    body.append(ast.If(test=test, body=code, orelse=[]))
+                else:
+                    body += code
+            idx = [name(g[rd.perm[p]]) for p in range(D)]
+            body.append(self.shadow_add(rd.array, idx[0] if D == 1 else ast.Tuple(elts=idx, ctx=ast.Load()),
+                                        name(acc)))
+            return body
+
+        def region(d, guarded):
+            if d == D:
+                return leaf(guarded)
+            lo, hi = bounds[d]
+            ks = [k[d] for k in rd.offsets]
+            kmin, kmax = min(ks), max(ks)
+            par = is_par and d == 0
+
+            def loop(a, b, inner):
+                return ast.For(target=name(g[d], True), iter=self._range(a, b, par), body=inner, orelse=[])
+            if kmin == kmax:
+                return [loop(_plus(lo, kmin), _plus(hi, kmin), region(d + 1, guarded))]
+            if guarded:
+                return [loop(_plus(lo, kmin), _plus(hi, kmax), region(d + 1, guarded | {d}))]
+            a = _plus(lo, kmax)
+            m = ast.Call(func=name("max"), args=[_plus(lo, kmax), _plus(hi, kmin)], keywords=[])
+            # (an empty interior is range(a, b) with b < a; a bound of max(...) keeps LLVM from
+            # vectorising the interior, so only the right edge starts at one)
+            return [loop(_plus(lo, kmin), a, region(d + 1, {d})),
+                    loop(copy.deepcopy(a), _plus(hi, kmin), region(d + 1, set())),
+                    loop(m, _plus(hi, kmax), region(d + 1, {d}))]
+        return region(0, set())
+
+    def zero_of_array(self, a):
+        """A zero of the element type of array ``a``."""
+        cast = self.cast_of(a)
+        return ast.Constant(0.0) if cast is None else ast.parse(f"{cast}(0)", mode="eval").body
 
     def fused_loop(self, L, scope):
         is_par = loop_is_prange(L)
@@ -359,3 +522,24 @@ class LoopStrategies:
 def _int64():
     from numba.core import types
     return types.int64
+
+
+def _plus(e, k):
+    """``e + k`` for an integer constant ``k``, folded where ``e`` is a constant or ``x +/- c``."""
+    e = copy.deepcopy(e)
+    if k == 0:
+        return e
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return ast.Constant(e.value + k)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and isinstance(e.right, ast.Constant) \
+            and type(e.right.value) is int:
+        c = e.right.value if isinstance(e.op, ast.Add) else -e.right.value
+        return _plus(e.left, c + k)
+    return ast.BinOp(left=e, op=ast.Add() if k > 0 else ast.Sub(), right=ast.Constant(abs(k)))
+
+
+def tag_copy(new, old):
+    """Carry the ``# adjoint of:`` tags of ``old`` over to ``new``."""
+    for attr in ("adtrans_reverse_of", "adtrans_where"):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
