@@ -18,6 +18,7 @@ from adtrans.arguments import primal_of, typeof_args
 from adtrans.build import compiled
 from adtrans.pipeline import generate_tangent
 from adtrans.secondorder import tangent_adjoint
+from adtrans.targets.cpu import CPU_PLAIN
 from adtrans.transform.tangent import tangent_function
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -124,7 +125,7 @@ def test_tapes_get_tangent_tapes():
 def test_tangent_source_is_deterministic_and_drops_dead_tangents():
     p, c = GB.kmeans_input(20, 3, 2, rng())
     tan, _, _ = tangent_adjoint(GB.kmeans, ("const", "dup"), typeof_args((p, c)), ("centroids",))
-    gen, _ = compiled(GB.kmeans, ("const", "dup"), typeof_args((p, c)))
+    gen, _ = compiled(GB.kmeans, ("const", "dup"), typeof_args((p, c)), CPU_PLAIN)
     again = generate_tangent(primal_of(GB.kmeans), gen, ("const", "dup"), typeof_args((p, c)), ("centroids",))
     assert again.function_source == tan.function_source
     # the cost's own tangent (closest, dist) reaches no output: only d(d_centroids) is computed
