@@ -207,3 +207,8 @@ def test_slice_bounds_negative_at_run_time():
 def test_eye_is_numpys_not_an_inlined_helper():
     x = np.linspace(0.2, 0.9, 4)
     np.testing.assert_allclose(adtrans.grad(K.identity_weighted)(x), 2 * x, rtol=1e-14)
+
+
+def test_unit_axis_of_a_named_result_broadcasts():
+    X = np.random.default_rng(5).standard_normal((3, 5))
+    check(K.layer_norm_loss, [X, np.linspace(0.5, 1.5, 5)])

@@ -45,6 +45,7 @@ class ArrayLowering:
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
+        self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -898,7 +899,10 @@ class ArrayLowering:
             if e.id in self.views:
                 return copy.deepcopy(self.views[e.id])
             nd, dt = self.array_info(e.id)
-            return View.whole(e.id, nd, dt)
+            view = View.whole(e.id, nd, dt)
+            for k in self.unit_axes.get(e.id, ()):
+                view.axes[k].length = C(1)
+            return view
         if isinstance(e, ast.Attribute):         # .T
             v = self.to_view(e.value, pre)
             v.axes = v.axes[::-1]
@@ -1298,6 +1302,11 @@ class ArrayLowering:
                          keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(arr.dtype)))])
         pre.append(ast.copy_location(ast.Assign(targets=[N(t, True)], value=alloc), like))
         self.info[t] = (arr.ndim, arr.dtype)
+        units = {k for k, a in enumerate(arr.shape) if a.unit}
+        if units:       # `mu = s.reshape(-1, 1)`: axis 1 of mu is 1 by construction, it broadcasts
+            self.unit_axes[t] = units
+        else:
+            self.unit_axes.pop(t, None)
 
         def body(idx):
             tgt = ast.Subscript(value=N(t), slice=_idx(idx), ctx=ast.Store())
