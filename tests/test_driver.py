@@ -363,6 +363,16 @@ def discarded_array_result(u, out, c):
     return sumsq(out) + np.sum(d * d) + sumsq(u)
 
 
+def unpack_once_then_rebind(x, S, I, n):
+    # one unpacked name stable (assigned once), the other rebound in a loop: both forms
+    dS, dI = sir_rhs(S, I, 0.3)
+    q, r = divmod(n, 2)
+    for i in range(2):
+        dI = dI + sumsq(x) * dS
+        r = r + 1
+    return dI * r + q
+
+
 def returns_its_argument(x):
     y = 2.0 * passthrough(x)
     return np.sum(y)
@@ -424,6 +434,7 @@ def test_helper_statements_are_inlined_with_readable_names():
     (field_and_mass, lambda: [vec(6), 0.3, 4]),
     (discarded_array_result, lambda: [vec(5), vec(5), 0.4]),
     (returns_array, lambda: [vec(3)]),
+    (unpack_once_then_rebind, lambda: [vec(4), 0.7, 0.2, 5]),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_kernels_returning_arrays_and_tuples(fn, args):
     check(fn, args())

@@ -14,7 +14,8 @@ Design (store-all with exact restoration, as Tapenade does for its tapes):
   branches as taken) and, for each, restores the state from before it (so every
   value it reads is the value the forward sweep read) and propagates adjoints:
   kernel calls through :func:`adtrans.adjoint` (activity per call from which
-  arguments have shadows; the seed of an assigned result is its adjoint),
+  arguments have shadows; the seeds are the adjoints of the names the results
+  were bound to, one per returned float or array),
   expressions through :mod:`adtrans.driver.exprs`, MPI calls through
   :mod:`adtrans.mpi.rules`.
 - At the end the arrays get their final values back (the reverse sweep left them
@@ -427,16 +428,18 @@ class Sweeps:
             raise self.error(s, "tuple unpacking of an active value", "assign the elements one by one")
         names = ", ".join(s.targets)
         out = []
-        if not all(self.stable(t) for t in s.targets):
-            out.append(f"_tape.append(({', '.join(self.binding(t) for t in s.targets)},))")
+        taped = [t for t in s.targets if not self.stable(t)]     # stable names are never taped
+        if taped:
+            out.append(f"_tape.append(({', '.join(self.binding(t) for t in taped)},))")
         return out + [f"{names} = {ast.unparse(s.value)}"]
 
     def rev_Unpack(self, s: Unpack) -> list:
         if s.kind == "kernel":
             return self.rev_unpack_kernel(s)
-        if all(self.stable(t) for t in s.targets):
+        taped = [t for t in s.targets if not self.stable(t)]
+        if not taped:
             return []
-        return [self.comment(s), f"{', '.join(self.binding(t) for t in s.targets)}, = _tape.pop()"]
+        return [self.comment(s), f"{', '.join(self.binding(t) for t in taped)}, = _tape.pop()"]
 
     def fwd_unpack_kernel(self, s: Unpack) -> list:
         """``a, b = kernel(...)``: tape the old bindings, call, check the results, zero shadows."""
