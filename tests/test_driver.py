@@ -373,6 +373,16 @@ def unpack_once_then_rebind(x, S, I, n):
     return dI * r + q
 
 
+def tuple_to_one_name(x):
+    r = step_and_mass(x, 0.3)
+    return np.sum(r[0])
+
+
+def unpacks_too_many(x):
+    a, b, c = sir_rhs_arrays(x, 2.0 * x, 0.3)
+    return np.sum(a)
+
+
 def returns_its_argument(x):
     y = 2.0 * passthrough(x)
     return np.sum(y)
@@ -597,6 +607,8 @@ def test_adjoint_is_cached_per_activity():
     (calls_closure, [vec(3)], "is a closure"),
     (sorts, [vec(3)], "np.sort"),
     (fills, [vec(3)], "method .fill()"),
+    (tuple_to_one_name, [vec(3)], "kernel step_and_mass returns a tuple to one name"),
+    (unpacks_too_many, [vec(3)], "kernel sir_rhs_arrays returns tuple of 2, unpacked into 3 names"),
 ], ids=lambda v: getattr(v, "__name__", None) if callable(v) else None)
 def test_unsupported_constructs_name_the_line(fn, args, construct):
     wrapped = [adtrans.Duplicated(a, np.zeros_like(a)) for a in args]

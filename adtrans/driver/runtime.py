@@ -434,7 +434,7 @@ def check_result(value, kernel, at="", args=(), count=0):
     if count and not (isinstance(value, tuple) and len(value) == count):
         raise _error(at, f"kernel {name} returns {type(value).__name__}"
                      f"{f' of {len(value)}' if isinstance(value, tuple) else ''}, unpacked into {count} names",
-                     f"unpack as many names as the kernel returns values")
+                     "unpack as many names as the kernel returns values")
     results = value if count else (value,)
     for r in results:
         if isinstance(r, tuple):
