@@ -383,6 +383,15 @@ def unpacks_too_many(x):
     return np.sum(a)
 
 
+def rhs_helper(S, I):
+    return sir_rhs_arrays(S, I, 0.3)
+
+
+def unpacks_a_helper(x):
+    a, b = rhs_helper(x, 2.0 * x)
+    return np.sum(a * b)
+
+
 def returns_its_argument(x):
     y = 2.0 * passthrough(x)
     return np.sum(y)
@@ -608,6 +617,7 @@ def test_adjoint_is_cached_per_activity():
     (sorts, [vec(3)], "np.sort"),
     (fills, [vec(3)], "method .fill()"),
     (tuple_to_one_name, [vec(3)], "kernel step_and_mass returns a tuple to one name"),
+    (unpacks_a_helper, [vec(3)], "unpacking the result of a plain-Python helper"),
     (unpacks_too_many, [vec(3)], "kernel sir_rhs_arrays returns tuple of 2, unpacked into 3 names"),
 ], ids=lambda v: getattr(v, "__name__", None) if callable(v) else None)
 def test_unsupported_constructs_name_the_line(fn, args, construct):

@@ -352,9 +352,13 @@ class Normaliser:
                     call = self.kernel_call(value, self.classify(value), out)
                     out.append(self.mk(Unpack, targets=names, value=value, kind="kernel", call=call))
                     return
+                if isinstance(value, ast.Call) and self.classify(value).kind == "python":
+                    raise self.error(value, "unpacking the result of a plain-Python helper",
+                                     "call the kernel in the driver and unpack there: a, b = kernel(...)")
                 if self.has_effect(value):
                     raise self.error(value, "unpacking the result of an MPI call or of a call inside an expression",
-                                     "assign the result to a name first, then unpack or index it")
+                                     "unpack a kernel's result directly (a, b = kernel(...)); assign other "
+                                     "results to a name first")
                 out.append(self.mk(Unpack, targets=[t.id for t in elts], value=self.expr(value, out)))
             else:
                 raise self.error(target, "unpacking into subscripts or starred targets",
