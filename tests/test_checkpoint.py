@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mpi_programs"))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_source, last_tape_nbytes, last_tape_peak_nbytes  # noqa: E402
-from driver_kernels import diffuse, energy, sumsq  # noqa: E402
+from driver_kernels import advect_step, diffuse, energy, sir_rhs, step_and_mass, sumsq  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(3)
@@ -43,6 +43,31 @@ def fresh_state(u, c, steps):
         k = sumsq(u)
         u = u / (1.0 + 0.01 * k)
     return sumsq(u)
+
+
+def advection(u, w, c, steps):
+    """A kernel returning the new state: u = step(u, c)."""
+    for s in range(steps):
+        u = advect_step(u, c)
+    return np.sum(u * w)
+
+
+def sir(S, I, beta, dt, steps):
+    """A kernel returning a tuple of floats, unpacked: dS, dI = rhs(S, I, beta)."""
+    for s in range(steps):
+        dS, dI = sir_rhs(S, I, beta)
+        S = S + dt * dS
+        I = I + dt * dI
+    return I + 0.5 * S
+
+
+def field_and_mass(u, c, steps):
+    """A kernel returning (array, float)."""
+    total = 0.0
+    for s in range(steps):
+        u, m = step_and_mass(u, c)
+        total = total + m * c
+    return total + sumsq(u)
 
 
 def _grad(fn, args, kinds, checkpoints):
@@ -89,6 +114,29 @@ def test_checkpointed_gradient_matches_finite_differences():
     try:
         fdcheck.adtrans.autodiff = lambda fn, *a, **kw: real(fn, *a, checkpoints=2, **kw)
         check(heat, [RNG.uniform(0.3, 1.0, 8), RNG.uniform(0.5, 1.5, 8), 0.2, 9])
+    finally:
+        fdcheck.adtrans.autodiff = real
+
+
+@pytest.mark.parametrize("fn,args,kinds", [
+    (advection, lambda: [RNG.uniform(0.3, 1.0, 10), RNG.uniform(0.5, 1.5, 10), 0.3, 9], "dup dup active const"),
+    (sir, lambda: [0.9, 0.1, 0.8, 0.5, 9], "active active active active const"),
+    (field_and_mass, lambda: [RNG.uniform(0.3, 1.0, 6), 0.3, 9], "dup active const"),
+], ids=lambda v: getattr(v, "__name__", ""))
+@pytest.mark.parametrize("snapshots", [1, 3])
+def test_kernels_returning_values_under_checkpoints(fn, args, kinds, snapshots):
+    args, kinds = args(), kinds.split()
+    ref = _grad(fn, args, kinds, None)
+    got = _grad(fn, args, kinds, snapshots)
+    assert "reversed with checkpoints" in driver_source(fn, tuple(kinds), checkpoints=snapshots)
+    assert tuple(got[0]) == tuple(ref[0])
+    for k in ref[1]:
+        np.testing.assert_array_equal(got[1][k], ref[1][k])
+    import fdcheck
+    real = adtrans.autodiff
+    try:
+        fdcheck.adtrans.autodiff = lambda f, *a, **kw: real(f, *a, checkpoints=snapshots, **kw)
+        check(fn, args)
     finally:
         fdcheck.adtrans.autodiff = real
 

@@ -14,8 +14,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mpi_programs"))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_adjoint, driver_source  # noqa: E402
-from driver_kernels import (cubesum, diffuse, doubled, energy, fill, first_negative, scale_sin,  # noqa: E402
-                            square_inplace, sumsq)
+from driver_kernels import (advect_step, advect_step_loop, cubesum, diffuse, doubled, energy, fill,  # noqa: E402
+                            first_negative, passthrough, relax_into, scale_sin, sir_rhs, sir_rhs_arrays,
+                            square_inplace, step_and_mass, sumsq)
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(11)
@@ -317,6 +318,85 @@ def kernel_keywords(x, out, a):
     return t + sumsq(x=out)
 
 
+def advection(u, w, c, n):
+    for t in range(n):
+        u = advect_step(u, c)
+    return np.sum(u * w)
+
+
+def advection_loop_kernel(u, w, c, n):
+    for t in range(n):
+        u = advect_step_loop(u, c)
+        u[0] = 0.5 * u[1]
+    return np.sum(u * w) + sumsq(u)
+
+
+def sir(S0, I0, beta, dt, n):
+    S, I = S0, I0
+    for t in range(n):
+        dS, dI = sir_rhs(S, I, beta)
+        S = S + dt * dS
+        I = I + dt * dI
+    return I + 0.5 * S
+
+
+def sir_patches(S, I, beta, dt, n):
+    for t in range(n):
+        dS, dI = sir_rhs_arrays(S, I, beta)
+        S = S + dt * dS
+        I += dt * dI
+    return np.sum(I * I) + sumsq(S)
+
+
+def field_and_mass(u, c, n):
+    total = 0.0
+    for t in range(n):
+        u, m = step_and_mass(u, c)
+        total = total + m * c
+    v, m = step_and_mass(u, 0.5 * c)
+    return total + np.sum(v * u) + m
+
+
+def discarded_array_result(u, out, c):
+    relax_into(u, out, c)
+    d = relax_into(out, u, c)
+    return sumsq(out) + np.sum(d * d) + sumsq(u)
+
+
+def unpack_once_then_rebind(x, S, I, n):
+    # one unpacked name stable (assigned once), the other rebound in a loop: both forms
+    dS, dI = sir_rhs(S, I, 0.3)
+    q, r = divmod(n, 2)
+    for i in range(2):
+        dI = dI + sumsq(x) * dS
+        r = r + 1
+    return dI * r + q
+
+
+def tuple_to_one_name(x):
+    r = step_and_mass(x, 0.3)
+    return np.sum(r[0])
+
+
+def unpacks_too_many(x):
+    a, b, c = sir_rhs_arrays(x, 2.0 * x, 0.3)
+    return np.sum(a)
+
+
+def rhs_helper(S, I):
+    return sir_rhs_arrays(S, I, 0.3)
+
+
+def unpacks_a_helper(x):
+    a, b = rhs_helper(x, 2.0 * x)
+    return np.sum(a * b)
+
+
+def returns_its_argument(x):
+    y = 2.0 * passthrough(x)
+    return np.sum(y)
+
+
 # ----------------------------------------------------------------------------- tests
 
 @pytest.mark.parametrize("fn,args", [
@@ -363,6 +443,74 @@ def test_helper_statements_are_inlined_with_readable_names():
     assert "half_energy_scale" in src and "stepper_u" in src
     assert "_rt.kernel_adjoint(energy" in src and "_rt.kernel_adjoint(diffuse" in src
     assert "test_driver.py:" in src
+
+
+@pytest.mark.parametrize("fn,args", [
+    (advection, lambda: [vec(16), vec(16), 0.3, 6]),
+    (advection_loop_kernel, lambda: [vec(12), vec(12), 0.4, 5]),
+    (sir, lambda: [0.9, 0.1, 0.8, 0.5, 12]),
+    (sir_patches, lambda: [vec(4, 0.5, 0.9), vec(4, 0.05, 0.2), 0.7, 0.4, 6]),
+    (field_and_mass, lambda: [vec(6), 0.3, 4]),
+    (discarded_array_result, lambda: [vec(5), vec(5), 0.4]),
+    (returns_array, lambda: [vec(3)]),
+    (unpack_once_then_rebind, lambda: [vec(4), 0.7, 0.2, 5]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_kernels_returning_arrays_and_tuples(fn, args):
+    check(fn, args())
+
+
+def test_kernel_results_against_an_independent_reference():
+    """advection: the adjoint of u -> sum(u_n * w) is the transposed step applied n times."""
+    u, w, c, n = vec(10), vec(10), 0.3, 4
+    grads = adtrans.grad(advection, argnums=(0, 2))(u, w, c, n)
+    J = np.eye(10)      # Jacobian of n steps by forward products of the step's Jacobian
+    v = u.copy()
+    for t in range(n):
+        S = np.eye(10)
+        for i in range(1, 9):
+            S[i, i - 1:i + 2] = [c + 0.1, 1.0 - c - 0.2 - 0.15 * v[i] ** 2, 0.1]
+        J = S @ J
+        v = advect_step(v, c)
+    np.testing.assert_allclose(grads[0], J.T @ w, rtol=1e-12, atol=1e-14)
+    # SIR with floats: against a forward-mode (dual-number) sweep written by hand
+    S, I, dS_db, dI_db, beta, dt = 0.9, 0.1, 0.0, 0.0, 0.8, 0.5
+    for t in range(12):
+        inf, dinf = beta * S * I, S * I + beta * dS_db * I + beta * S * dI_db
+        S, I, dS_db, dI_db = S - dt * inf, I + dt * (inf - 0.1 * I), dS_db - dt * dinf, \
+            dI_db + dt * (dinf - 0.1 * dI_db)
+    assert adtrans.grad(sir, argnums=2)(0.9, 0.1, beta, dt, 12) == pytest.approx(dI_db + 0.5 * dS_db, rel=1e-12)
+
+
+def test_kernel_results_with_checkpointed_loops():
+    u, w = vec(16), vec(16)
+    store_all = adtrans.grad(advection, argnums=(0, 2))(u, w, 0.3, 9)
+    shadow = np.zeros(16)
+    (dc,) = adtrans.autodiff(advection, adtrans.Duplicated(u, shadow), adtrans.Const(w), adtrans.Active(0.3),
+                             adtrans.Const(9), checkpoints=3)
+    np.testing.assert_array_equal(shadow, store_all[0])
+    assert dc == store_all[1]
+    src = driver_source(sir, ("active", "active", "active", "const", "const"), checkpoints=2)
+    assert "reversed with checkpoints" in src
+    outs = adtrans.autodiff(sir, *map(adtrans.Active, (0.9, 0.1, 0.8)), adtrans.Const(0.5), adtrans.Const(12),
+                            checkpoints=2)
+    ref = adtrans.autodiff(sir, *map(adtrans.Active, (0.9, 0.1, 0.8)), adtrans.Const(0.5), adtrans.Const(12))
+    assert tuple(outs) == tuple(ref)
+
+
+def test_unpacked_kernel_results_in_the_generated_source():
+    src = driver_source(sir, ("active", "active", "active", "const", "const"))
+    assert "dS, dI = _rt.check_result(sir_rhs(S, I, beta), sir_rhs, " in src
+    assert "_rt.kernel_adjoint(sir_rhs, (S, I, beta, ), (S_b, I_b, beta_b, ), (" in src
+    compile(src, "<adjoint>", "exec")
+
+
+def test_a_kernel_returning_its_argument_is_refused_at_the_call():
+    x = vec(3)
+    with pytest.raises(adtrans.UnsupportedError, match="sharing memory with one of its arguments") as info:
+        adtrans.autodiff(returns_its_argument, adtrans.Duplicated(x, np.zeros(3)))
+    line = returns_its_argument.__code__.co_firstlineno + 1
+    assert info.value.filename == os.path.abspath(__file__)
+    assert (info.value.lineno, info.value.col) == (line, 15)   # the call, not the statement
 
 
 # ----------------------------------------------------------------------------- existing tests
@@ -468,7 +616,9 @@ def test_adjoint_is_cached_per_activity():
     (calls_closure, [vec(3)], "is a closure"),
     (sorts, [vec(3)], "np.sort"),
     (fills, [vec(3)], "method .fill()"),
-    (returns_array, [vec(3)], "returns ndarray"),
+    (tuple_to_one_name, [vec(3)], "kernel step_and_mass returns a tuple to one name"),
+    (unpacks_a_helper, [vec(3)], "unpacking the result of a plain-Python helper"),
+    (unpacks_too_many, [vec(3)], "kernel sir_rhs_arrays returns tuple of 2, unpacked into 3 names"),
 ], ids=lambda v: getattr(v, "__name__", None) if callable(v) else None)
 def test_unsupported_constructs_name_the_line(fn, args, construct):
     wrapped = [adtrans.Duplicated(a, np.zeros_like(a)) for a in args]

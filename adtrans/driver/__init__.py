@@ -15,6 +15,11 @@ kernels, NumPy slicing and views, scalar and array arithmetic, ``for``/
     du = np.zeros_like(u)
     (dc,) = adtrans.autodiff(heat, Duplicated(u, du), Const(comm), Active(c), Const(10))
 
+Kernels may return floats, new arrays or tuples of them (``u = step(u, c)``,
+``dS, dI = rhs(S, I, beta)``): the shadows of the names the results are bound to
+are the seeds of the kernel's adjoint (one per returned value).  A returned array
+must not share memory with an argument (refused at the call).
+
 With MPI every rank calls ``autodiff`` with the same activities; each rank's
 returned float is its part of a global sum, and each rank gets the adjoint of
 its own data.

@@ -10,7 +10,8 @@ arrays and ``Active`` floats.  A name becomes active when:
   position (not an index, a ``.shape``, a comparison, ``len``/``int``/
   ``np.zeros_like`` ...);
 - a kernel call with an active argument may write it (see
-  :mod:`adtrans.driver.effects`), or it receives a kernel's active result;
+  :mod:`adtrans.driver.effects`), or it receives a kernel's active result (each of the names
+  a returned tuple is unpacked into);
 - it is the receive buffer of a point-to-point MPI call (the sender's buffer may
   be active on another rank: the *channel* is active), or of a collective whose
   send buffer is active; or the result of ``comm.allreduce`` & co. of an active value.
@@ -161,6 +162,9 @@ class Activity:
         elif isinstance(s, Unpack):
             for t in s.targets:
                 self.find(t)
+            if s.kind == "kernel" and self.kernel(s.call):
+                for t in s.targets:
+                    self.mark(t)
 
     def kernel(self, call: KernelCall) -> bool:
         """Mark what an active kernel call writes; returns whether the call is active."""

@@ -1,4 +1,4 @@
-"""Which parameters of an ``@njit`` kernel the kernel may overwrite.
+"""Which parameters of an ``@njit`` kernel the kernel may overwrite (and whether it returns a value).
 
 The driver adjoint saves a copy of each array a kernel call overwrites (to give
 the kernel's adjoint its inputs and to restore the primal state in the reverse
@@ -93,6 +93,14 @@ def written_params(kernel) -> frozenset:
             raise
         _CACHE[pyfunc] = result
         return result
+
+
+def returns_value(kernel) -> bool:
+    """Does ``kernel`` (an ``@njit`` dispatcher) have a ``return`` with a value (other than
+    ``None``)?  Conservative: a nested function's return counts too."""
+    tree = parse_function(kernel).tree
+    return any(isinstance(n, ast.Return) and n.value is not None and
+               not (isinstance(n.value, ast.Constant) and n.value.value is None) for n in ast.walk(tree))
 
 
 def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:

@@ -69,9 +69,12 @@ class AugAssign(Stmt):
 
 @dataclass
 class Unpack(Stmt):
-    """``a, b = value`` for a value without derivatives (``divmod(n, 2)``)."""
+    """``a, b = value`` for a value without derivatives (``divmod(n, 2)``), or for the tuple a
+    kernel returns (``value`` the call, ``call`` its :class:`KernelCall`; ``kind`` ``"kernel"``)."""
     targets: list = field(default_factory=list)
     value: ast.expr = None
+    kind: str = "pure"
+    call: object = None
 
 
 @dataclass
@@ -113,10 +116,12 @@ class Return(Stmt):
 
 @dataclass
 class KernelCall:
-    """A call of ``@njit`` kernel ``kernel`` (source text ``func``) with name/constant ``args``."""
+    """A call of ``@njit`` kernel ``kernel`` (source text ``func``) with name/constant ``args``;
+    ``col``: the call's column (1-based) for error messages."""
     func: str
     kernel: object
     args: list
+    col: int = 1
 
 
 @dataclass
@@ -339,9 +344,21 @@ class Normaliser:
                 for t, tmp in zip(elts, tmps):
                     self.assign_target(t, _load(tmp), out)
             elif all(isinstance(t, ast.Name) for t in elts):
+                names = [t.id for t in elts]
+                if isinstance(value, ast.Call) and self.classify(value).kind == "kernel":
+                    if len(set(names)) != len(names):
+                        raise self.error(target, "unpacking a kernel's results into a name twice",
+                                         "give each result its own name")
+                    call = self.kernel_call(value, self.classify(value), out)
+                    out.append(self.mk(Unpack, targets=names, value=value, kind="kernel", call=call))
+                    return
+                if isinstance(value, ast.Call) and self.classify(value).kind == "python":
+                    raise self.error(value, "unpacking the result of a plain-Python helper",
+                                     "call the kernel in the driver and unpack there: a, b = kernel(...)")
                 if self.has_effect(value):
-                    raise self.error(value, "unpacking the result of a kernel or MPI call",
-                                     "return one float from kernels; assign results one by one")
+                    raise self.error(value, "unpacking the result of an MPI call or of a call inside an expression",
+                                     "unpack a kernel's result directly (a, b = kernel(...)); assign other "
+                                     "results to a name first")
                 out.append(self.mk(Unpack, targets=[t.id for t in elts], value=self.expr(value, out)))
             else:
                 raise self.error(target, "unpacking into subscripts or starred targets",
@@ -472,7 +489,7 @@ class Normaliser:
     def kernel_call(self, call: ast.Call, kind: CallKind, out) -> KernelCall:
         args = bind_arguments(call, kind.obj.py_func, f"kernel {kind.name}", self.error)
         leaves = [self.leaf(a, out) for a in args]
-        return KernelCall(ast.unparse(call.func), kind.obj, leaves)
+        return KernelCall(ast.unparse(call.func), kind.obj, leaves, call.col_offset + 1)
 
     def inline(self, call: ast.Call, kind: CallKind, out) -> ast.expr:
         """Inline the plain-Python helper ``call`` calls (see :func:`.jumps.inline_helper`): its

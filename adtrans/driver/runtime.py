@@ -326,7 +326,10 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     ``shadows``: per argument, the shadow of an active name (None for passive
     ones); an argument is ``"dup"`` when it is a float array with an array
     shadow, ``"active"`` when it is a float with a shadow, else ``"const"``.
-    ``seed``: the adjoint of the returned float (0.0 when it is discarded).
+    ``seed``: the adjoint of the result (the shadow of the name it was bound to: a float, or an
+    array shaped like a returned array), a tuple of them for a returned tuple unpacked into names
+    (``a, b = kernel(...)``), 0.0 for a kernel returning nothing, None for a discarded result
+    (the kernel's forward is then run once more to shape zero seeds).
     ``saved``: the :func:`checkpoint` taken before the forward call; the
     written arguments are restored from it before the adjoint (which re-runs
     the kernel's forward sweep) and again after, so they hold their values
@@ -349,12 +352,15 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     _restore_args(args, saved)
     if all(k == "const" for k in activity):
         return out
-    if not saved and (seed is None or not np.any(to_scalar(seed))):
+    seeds = [_seed(w) for w in (seed if isinstance(seed, tuple) else (seed,))]
+    if not saved and not any(w is not None and np.any(w) for w in seeds):
         # it writes no argument and its result's adjoint is 0 (e.g. an integer result only
         # compared): every adjoint it would add is 0, so the call is skipped
         return out
+    if any(w is None for w in seeds):
+        seeds = _zero_seeds(kernel, args, saved, seeds)
     adj = _kernel_adjoint_function(kernel, tuple(activity))
-    res = adj(*flat, float(to_scalar(seed)) if seed is not None else 0.0)
+    res = adj(*flat, *seeds)
     _restore_args(args, saved)
     res = iter(res if isinstance(res, tuple) else (res,))
     for k, kind in enumerate(activity):
@@ -363,11 +369,39 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     return out
 
 
+def _seed(w):
+    """One seed of a kernel's adjoint: None as it is, an array as a float array, else a float."""
+    if w is None:
+        return w
+    if isinstance(w, np.ndarray) and w.ndim:
+        return w if w.dtype.kind == "f" else w.astype(np.float64)
+    return float(to_scalar(w))
+
+
+def _zero_seeds(kernel, args, saved, seeds):
+    """``seeds`` with each None replaced by a zero shaped like the kernel's matching result
+    (found by running the kernel on ``args``, restored to their values before the call first
+    and again after)."""
+    results = kernel(*args)
+    _restore_args(args, saved)
+    if not isinstance(results, tuple):
+        results = (results,)
+    if len(seeds) == 1 and len(results) > 1:
+        seeds = seeds * len(results)
+    return [(np.zeros(np.shape(r)) if isinstance(r, np.ndarray) else 0.0) if w is None else w
+            for w, r in zip(seeds, results)]
+
+
 def _error(at: str, construct: str, hint: str) -> UnsupportedError:
-    """An UnsupportedError located at ``at`` (``"file.py:12"``, as generated code passes it)."""
+    """An UnsupportedError located at ``at`` (``"/path/file.py:12:5"`` or ``"file.py:12"``, as
+    generated code passes it)."""
     file, _, line = at.rpartition(":")
+    col = 1
+    head, _, maybe_line = file.rpartition(":")
+    if head and maybe_line.isdigit() and line.isdigit():
+        file, line, col = head, maybe_line, int(line)
     if file and line.isdigit():
-        return UnsupportedError(construct, hint, filename=file, lineno=int(line), col=1)
+        return UnsupportedError(construct, hint, filename=file, lineno=int(line), col=col)
     return UnsupportedError(construct, hint)
 
 
@@ -388,14 +422,38 @@ def acc_scalar(shadow, adjoint):
     return shadow + adjoint
 
 
-def check_result(value, kernel, at=""):
-    """A differentiated kernel's result must be a number (its adjoint is the kernel's seed)."""
-    if isinstance(value, (numbers.Number, np.generic)) or value is None:
-        return
+def check_result(value, kernel, at="", args=(), count=0):
+    """Returns ``value``, the result of a differentiated kernel called with ``args``, after
+    checking it: it must be a number or array (the shadow of the name it is bound to is the seed
+    of the kernel's adjoint), or with ``count`` > 0 a tuple of ``count`` of them (unpacked into
+    names), and its arrays must share no memory with the array arguments or with each other (a
+    returned argument or view of one would need the argument's shadow).
+
+    Raises :class:`UnsupportedError` at ``at`` (``"file:line:col"``) otherwise."""
     name = getattr(kernel, "__name__", "kernel")
-    raise _error(at, f"kernel {name} returns {type(value).__name__}, not a float, to a driver",
-                 "kernels called from drivers return one float (or nothing); write arrays "
-                 "into output arguments instead")
+    if count and not (isinstance(value, tuple) and len(value) == count):
+        raise _error(at, f"kernel {name} returns {type(value).__name__}"
+                     f"{f' of {len(value)}' if isinstance(value, tuple) else ''}, unpacked into {count} names",
+                     "unpack as many names as the kernel returns values")
+    results = value if count else (value,)
+    for r in results:
+        if isinstance(r, tuple):
+            raise _error(at, f"kernel {name} returns a tuple to one name in a driver",
+                         "unpack it into names: a, b = kernel(...)")
+        if not (isinstance(r, (numbers.Number, np.generic, np.ndarray)) or r is None):
+            raise _error(at, f"kernel {name} returns {type(r).__name__} to a driver",
+                         "kernels called from drivers return floats, arrays or tuples of them")
+    arrays = [r for r in results if isinstance(r, np.ndarray)]
+    for k, r in enumerate(arrays):
+        for a in args:
+            if isinstance(a, np.ndarray) and _overlap(r, a):
+                raise _error(at, f"kernel {name} returns an array sharing memory with one of its arguments",
+                             "return a new array (e.g. a.copy()) or write into the argument and return nothing")
+        for q in arrays[k + 1:]:
+            if _overlap(r, q):
+                raise _error(at, f"kernel {name} returns two results sharing memory",
+                             "return distinct arrays (e.g. a.copy())")
+    return value
 
 
 # ----------------------------------------------------------------------------- memory

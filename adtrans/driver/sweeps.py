@@ -14,7 +14,8 @@ Design (store-all with exact restoration, as Tapenade does for its tapes):
   branches as taken) and, for each, restores the state from before it (so every
   value it reads is the value the forward sweep read) and propagates adjoints:
   kernel calls through :func:`adtrans.adjoint` (activity per call from which
-  arguments have shadows; the seed of an assigned result is its adjoint),
+  arguments have shadows; the seeds are the adjoints of the names the results
+  were bound to, one per returned float or array),
   expressions through :mod:`adtrans.driver.exprs`, MPI calls through
   :mod:`adtrans.mpi.rules`.
 - At the end the arrays get their final values back (the reverse sweep left them
@@ -44,7 +45,7 @@ import os
 from collections import Counter
 
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
-from .effects import written_params
+from .effects import returns_value, written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
@@ -125,8 +126,10 @@ class Sweeps:
     def error(self, node, construct, hint=""):
         return self.primal.error(node, construct, hint)
 
-    def at(self, s) -> str:
-        return f"{self.file}:{s.line}"
+    def at(self, s, call=None) -> str:
+        """``"file:line:col"`` of statement ``s`` (the column of ``call`` when given), for the
+        messages of runtime checks (:func:`adtrans.driver.runtime.check_result`)."""
+        return f"{self.primal.filename}:{s.line}:{getattr(call, 'col', 1)}"
 
     def _count(self, stmts, depth):
         for s in stmts:
@@ -327,8 +330,6 @@ class Sweeps:
             if isinstance(v, ast.Attribute):
                 return f"_rt.alias_shadow({self.shadow(v.value.id)}).T"
             return f"_rt.getitem_shadow({self.shadow(v.value.id)}, _np.s_[{ast.unparse(v.slice)}])"
-        if s.kind == "kernel":
-            return "0.0"
         return f"_rt.new_shadow({s.target})"
 
     def rev_Assign(self, s: Assign) -> list:
@@ -421,18 +422,57 @@ class Sweeps:
         return out
 
     def fwd_Unpack(self, s: Unpack) -> list:
+        if s.kind == "kernel":
+            return self.fwd_unpack_kernel(s)
         if self.act.expr(s.value):
             raise self.error(s, "tuple unpacking of an active value", "assign the elements one by one")
         names = ", ".join(s.targets)
         out = []
-        if not all(self.stable(t) for t in s.targets):
-            out.append(f"_tape.append(({', '.join(self.binding(t) for t in s.targets)},))")
+        taped = [t for t in s.targets if not self.stable(t)]     # stable names are never taped
+        if taped:
+            out.append(f"_tape.append(({', '.join(self.binding(t) for t in taped)},))")
         return out + [f"{names} = {ast.unparse(s.value)}"]
 
     def rev_Unpack(self, s: Unpack) -> list:
-        if all(self.stable(t) for t in s.targets):
+        if s.kind == "kernel":
+            return self.rev_unpack_kernel(s)
+        taped = [t for t in s.targets if not self.stable(t)]
+        if not taped:
             return []
-        return [self.comment(s), f"{', '.join(self.binding(t) for t in s.targets)}, = _tape.pop()"]
+        return [self.comment(s), f"{', '.join(self.binding(t) for t in taped)}, = _tape.pop()"]
+
+    def fwd_unpack_kernel(self, s: Unpack) -> list:
+        """``a, b = kernel(...)``: tape the old bindings, call, check the results, zero shadows."""
+        out = []
+        taped = [t for t in s.targets if not self.stable(t)]
+        if taped:
+            out.append(f"_tape.append(({', '.join(self.binding(t) for t in taped)},))")
+        out += self.fwd_kernel(s, s.call, ", ".join(s.targets), len(s.targets))
+        out += [f"{self.shadow(t)} = _rt.new_shadow({t})" for t in s.targets if self.act.name(t)]
+        return out
+
+    def rev_unpack_kernel(self, s: Unpack) -> list:
+        """Reverse of ``a, b = kernel(...)``: the kernel's adjoint seeded with ``(a_b, b_b)``;
+        the shadows are consumed (the taped bindings, with their zero shadows, come back)."""
+        out, seeds = [], []
+        for t in s.targets:
+            if not self.act.name(t):
+                seeds.append("None")
+            elif self.stable(t):
+                seeds.append(self.shadow(t))
+            else:
+                bar = self.temp("_b")
+                out.append(f"{bar} = {self.shadow(t)}")
+                seeds.append(bar)
+        rec = None
+        if self.records(s):
+            rec = self.temp("_r")
+            out.append(f"{rec} = _tape.pop()")
+        taped = [t for t in s.targets if not self.stable(t)]
+        if taped:
+            out.append(f"{', '.join(self.binding(t) for t in taped)}, = _tape.pop()")
+        out += self.rev_kernel(s.call, f"({', '.join(seeds)},)", rec)
+        return [self.comment(s)] + out if out else []
 
     # -- calls
     def fwd_CallStmt(self, s: CallStmt) -> list:
@@ -453,7 +493,7 @@ class Sweeps:
             if self.records(s):
                 rec = self.temp("_r")
                 out.append(f"{rec} = _tape.pop()")
-            body = self.rev_kernel(call, "0.0", rec)
+            body = self.rev_kernel(call, "None" if returns_value(call.kernel) else "0.0", rec)
             return out + body if body else []
         if isinstance(call, MpiCall):
             return out + self.rev_mpi(s, call, "_tape.pop()", None)
@@ -468,23 +508,27 @@ class Sweeps:
 
     def records(self, s) -> bool:
         """Does the forward code of ``s`` push a record besides the name's binding?"""
-        call = s.call if isinstance(s, (Assign, CallStmt)) else None
+        call = s.call if isinstance(s, (Assign, CallStmt, Unpack)) else None
         if isinstance(call, KernelCall):
             return bool(self.kernel_written(call))
         if isinstance(call, MpiCall):
             return self.mpi_recorded(call)
         return False
 
-    def fwd_kernel(self, s, call: KernelCall, target) -> list:
+    def fwd_kernel(self, s, call: KernelCall, target, count=0) -> list:
+        """Forward code of a kernel call; ``target``: the name (or, with ``count`` > 0, the
+        ``count`` comma-separated names) its result is bound to, None when discarded."""
         args = "".join(ast.unparse(a) + ", " for a in call.args)
         out = []
         written = self.kernel_written(call)
+        at = self.at(s, call)
         if written:
-            out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {self.at(s)!r}))")
+            out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {at!r}))")
         src = f"{call.func}({args[:-2]})"
+        if target and self.kernel_active(call):     # checked before it is bound (the arguments may be rebound)
+            extra = f", {count}" if count else ""
+            src = f"_rt.check_result({src}, {call.func}, {at!r}, ({args}){extra})"
         out.append(f"{target} = {src}" if target else src)
-        if target and self.kernel_active(call):
-            out.append(f"_rt.check_result({target}, {call.func}, {self.at(s)!r})")
         return out
 
     def rev_kernel(self, call: KernelCall, seed: str, rec) -> list:

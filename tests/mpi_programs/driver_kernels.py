@@ -1,6 +1,8 @@
 """@njit kernels used by the driver tests and MPI programs (module-level, cache=True)."""
 import math
 
+import numpy as np
+
 from numba import njit
 
 
@@ -64,7 +66,7 @@ def fill(x, v):
 
 @njit(cache=True)
 def doubled(x):
-    """Returns a new array 2 x (drivers reject array-returning kernels)."""
+    """Returns a new array 2 x."""
     return 2.0 * x
 
 
@@ -75,3 +77,66 @@ def first_negative(x):
         if x[i] < 0.0:
             return i
     return -1
+
+
+# ----------------------------------------------------------------------------- kernels returning values
+
+@njit(cache=True)
+def advect_step(u, c):
+    """One upwind advection + diffusion step of a 1-D field with fixed end points, whole-array
+    NumPy with slices: a new array."""
+    un = u.copy()
+    un[1:-1] = u[1:-1] - c * (u[1:-1] - u[:-2]) + 0.1 * (u[:-2] - 2.0 * u[1:-1] + u[2:]) - 0.05 * u[1:-1] ** 3
+    return un
+
+
+@njit(cache=True)
+def advect_step_loop(u, c):
+    """advect_step written with an explicit loop over a fresh np.empty (end points held)."""
+    n = u.shape[0]
+    un = np.empty(n)
+    un[0] = u[0]
+    un[n - 1] = u[n - 1]
+    for i in range(1, n - 1):
+        un[i] = u[i] - c * (u[i] - u[i - 1]) + 0.1 * (u[i - 1] - 2.0 * u[i] + u[i + 1]) - 0.05 * u[i] ** 3
+    return un
+
+
+@njit(cache=True)
+def sir_rhs(S, I, beta):
+    """Right-hand side (dS/dt, dI/dt) of the SIR model with recovery rate 0.1: two floats."""
+    inf = beta * S * I
+    return -inf, inf - 0.1 * I
+
+
+@njit(cache=True)
+def sir_rhs_arrays(S, I, beta):
+    """SIR right-hand sides of a population of patches (arrays S, I): two new arrays."""
+    dS = np.empty_like(S)
+    dI = np.empty_like(I)
+    for k in range(S.shape[0]):
+        inf = beta * S[k] * I[k]
+        dS[k] = -inf
+        dI[k] = inf - 0.1 * I[k]
+    return dS, dI
+
+
+@njit(cache=True)
+def step_and_mass(u, c):
+    """(new field, its mass sum(u^2)): an array and a float."""
+    un = u * (1.0 - c) + c * np.sin(u)
+    return un, np.sum(un * un)
+
+
+@njit(cache=True)
+def relax_into(u, out, c):
+    """Writes out[:] = u + c tanh(u) and returns the increment out - u (a new array)."""
+    for i in range(u.shape[0]):
+        out[i] = u[i] + c * math.tanh(u[i])
+    return out - u
+
+
+@njit(cache=True)
+def passthrough(x):
+    """Returns its argument itself (a driver cannot give the result a shadow of its own)."""
+    return x
