@@ -68,7 +68,11 @@ def test_shared_memory_reduction_mirrors_barriers():
     assert text.count("cuda.syncthreads()") == 5
     lines = [ln.strip() for ln in text.splitlines()]
     reverse_loop = lines.index(next(ln for ln in lines if re.match(r"for \w+ in range\(trips\w*\):", ln)))
-    assert lines[reverse_loop + 1] == "cuda.syncthreads()"
+    # each reverse round starts with the barrier that ended its forward round: before any
+    # statement of the round that touches shared memory (only thread-local tape pops may precede it)
+    body = lines[reverse_loop + 1:]
+    barrier = body.index("cuda.syncthreads()")
+    assert all(ln.startswith(("top_int64 -= 1", "s = tape_int64[")) for ln in body[:barrier]), body[:barrier]
     assert "tape_int64 = cuda.local.array(64, np.int64)" in text   # a halving loop: at most 64 rounds
 
 
