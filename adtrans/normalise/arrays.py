@@ -951,6 +951,28 @@ class ArrayLowering:
         new += v.axes[k:]
         return View(v.base, v.base_ndim, v.dtype, fixed, new)
 
+    def slice_bound(self, b, n, pre, like):
+        """A slice bound on an axis of ``n`` elements as an index: a negative constant counts from
+        the end; ``-k`` with ``k`` known at run time is ``n - k`` where ``k > 0``, as in Python
+        (and ``-k`` clipped to the axis where ``k <= 0``: ``x[:-0]`` is empty)."""
+        if b is None:
+            return None
+        v = self.scalar(b, pre)
+        if is_const(v) and v.value < 0:
+            return add(copy.deepcopy(n), v)
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
+            e = v.operand
+            nm = self.fresh("bound")
+            self.sdt[nm] = "int64"
+            pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
+            val = ast.IfExp(test=pos,
+                            body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
+                                          keywords=[]),
+                            orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
+            pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
+            return N(nm)
+        return v
+
     def slice_parts(self, sl, n, pre, like):
         """(start, step, length) of ``sl`` on an axis of ``n`` elements (bounds within the axis)."""
         step = self.scalar(sl.step, pre) if sl.step is not None else C(1)
@@ -959,27 +981,7 @@ class ArrayLowering:
         if step.value == 0:
             raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
 
-        def bound(b):
-            if b is None:
-                return None
-            v = self.scalar(b, pre)
-            if is_const(v) and v.value < 0:
-                return add(copy.deepcopy(n), v)
-            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
-                # `x[:-k]` with k known at run time: n - k where k > 0, as Python (and -k itself,
-                # clipped to the axis, where k <= 0: `x[:-0]` is empty)
-                e = v.operand
-                nm = self.fresh("bound")
-                self.sdt[nm] = "int64"
-                pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
-                val = ast.IfExp(test=pos,
-                                body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
-                                              keywords=[]),
-                                orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
-                pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
-                return N(nm)
-            return v
-        lo, hi = bound(sl.lower), bound(sl.upper)
+        lo, hi = self.slice_bound(sl.lower, n, pre, like), self.slice_bound(sl.upper, n, pre, like)
         k = step.value
         if k > 0:
             start = lo if lo is not None else C(0)
@@ -1021,27 +1023,7 @@ class ArrayLowering:
             check.adtrans_shape_check = True
             pre.append(ast.copy_location(check, like))
 
-        def bound(b):
-            if b is None:
-                return None
-            v = self.scalar(b, pre)
-            if is_const(v) and v.value < 0:
-                return add(copy.deepcopy(n), v)
-            if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
-                # `x[:-k]` with k known at run time: n - k where k > 0, as Python (and -k itself,
-                # clipped to the axis, where k <= 0: `x[:-0]` is empty)
-                e = v.operand
-                nm = self.fresh("bound")
-                self.sdt[nm] = "int64"
-                pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
-                val = ast.IfExp(test=pos,
-                                body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
-                                              keywords=[]),
-                                orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
-                pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
-                return N(nm)
-            return v
-        lo, hi = bound(sl.lower), bound(sl.upper)
+        lo, hi = self.slice_bound(sl.lower, n, pre, like), self.slice_bound(sl.upper, n, pre, like)
         if not neg:
             start = lo if lo is not None else C(0)
             span = sub(hi if hi is not None else copy.deepcopy(n), start)
