@@ -115,16 +115,6 @@ def _memory_of(v):
     return (lo, hi)
 
 
-def _arrays_of(a):
-    """The arrays a wrapped argument holds (value, shadow) with their roles, each as
-    :func:`_memory_of` gives it."""
-    if isinstance(a, Duplicated):
-        pairs = [(a.value, ""), (a.shadow, " (its shadow)")]
-    else:
-        pairs = [(a.value if isinstance(a, (Const, Active)) else a, "")]
-    return [(m, role) for m, role in ((_memory_of(v), role) for v, role in pairs) if m is not None]
-
-
 def _overlap(a, b) -> bool:
     """Whether two :func:`_memory_of` values share memory (device ranges: by their extents)."""
     if isinstance(a, tuple) or isinstance(b, tuple):
@@ -141,14 +131,10 @@ def check_aliasing(params, args) -> None:
     """Refuse ``Duplicated`` arrays (or shadows) that share memory with another array argument:
     the adjoint treats arguments as distinct, so ``shift(a, a)`` would get a wrong gradient.
 
-    ``params``: parameter names; ``args``: the wrapped arguments in parameter order.
+    ``params``: parameter names; ``args``: the wrapped arguments in parameter order (every
+    overlap with a ``Duplicated`` array counts: drivers, whose writes are not analysed).
     Raises :class:`ActivityError` naming both parameters."""
-    held = []
-    for p, a in zip(params, args):
-        dup = isinstance(a, Duplicated)
-        for arr, role in _arrays_of(a):
-            held.append((p + role, arr, dup))
-    _refuse_overlaps(held)
+    check_aliasing_flat(params, *unwrap(args))
 
 
 def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> None:
@@ -172,9 +158,8 @@ def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> 
 
 
 def _refuse_overlaps(held) -> None:
-    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated[, written])``
-    entries that overlap where one of them is duplicated (and one is written)."""
-    held = [h if len(h) == 4 else h + (True,) for h in held]
+    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated, written)``
+    entries that overlap where one of them is duplicated and one is written."""
     for i in range(len(held)):
         for j in range(i + 1, len(held)):
             (pa, a, da, wa), (pb, b, db, wb) = held[i], held[j]

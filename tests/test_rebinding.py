@@ -149,6 +149,16 @@ def three_level_leapfrog(u0, c, steps):
     return np.sum(u * u) + np.sum(u_old)
 
 
+@njit
+def swap_two_arguments_copies(x, y):
+    u = x.copy()
+    v = y.copy()
+    for _ in range(2):
+        v[0] = 2.0 * u[0] * u[-1]
+        u, v = v, u
+    return np.sum(u * v)
+
+
 V = np.array([0.2, 0.5, 0.9, 0.4, 0.7])
 
 
@@ -191,3 +201,11 @@ def test_rebinding_in_a_branch():
 def test_two_names_for_one_written_array_in_a_loop_are_refused_with_the_line():
     with pytest.raises(adtrans.UnsupportedError, match=r"test_rebinding.py:\d+:\d+.*`u = v` inside a loop"):
         adtrans.grad(two_names_written_in_loop)(V.copy())
+
+
+def test_exchanging_arrays_of_different_lengths_raises():
+    """A loop swap `u, v = v, ...` is an element exchange: arrays of different lengths raise
+    ValueError naming the line (Python would rebind them); equal lengths are FD-checked."""
+    check(swap_two_arguments_copies, [V.copy(), V[::-1].copy()])
+    with pytest.raises(ValueError, match=r"test_rebinding.py"):
+        adtrans.grad(swap_two_arguments_copies)(V.copy(), V[:3].copy())

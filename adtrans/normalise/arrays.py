@@ -12,7 +12,7 @@ import copy
 import os
 
 from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
-                          is_helper_object,
+                          is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
@@ -488,7 +488,7 @@ class ArrayLowering:
         loop_body = self.levels[0][0][self.levels[0][1]:self.levels[0][1] + 1] if self.levels else []
         written = _written_arrays(loop_body)
         if cur not in self.info and cur not in self.params and t not in written and src not in written:
-            self.info[t] = self.info[src] if src in self.info else self.array_info(src)
+            self.info[t] = self.array_info(src)
             return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(src)), s)]
         made_here = [j for j, x in enumerate(body[:k]) if isinstance(x, ast.Assign) and len(x.targets) == 1
                      and isinstance(x.targets[0], ast.Name) and x.targets[0].id == src
@@ -621,16 +621,12 @@ class ArrayLowering:
         for dst, _ in perm[1:]:
             if self.array_info(dst) != (nd, dt):
                 raise self.err(s, f"exchanging arrays `{first}` and `{dst}` of different dimensions or dtypes")
-        ext = [ast.Subscript(value=ast.Attribute(value=N(first), attr="shape", ctx=ast.Load()), slice=C(k),
-                             ctx=ast.Load()) for k in range(nd)]
+        ext = [_shape(first, k) for k in range(nd)]
+        checks = []
         for dst, _ in perm[1:]:
             for k in range(nd):
-                other = ast.Subscript(value=ast.Attribute(value=N(dst), attr="shape", ctx=ast.Load()),
-                                      slice=C(k), ctx=ast.Load())
-                test = ast.Compare(left=copy.deepcopy(ext[k]), ops=[ast.NotEq()], comparators=[other])
-                msg = f"exchanging {first} and {dst}: arrays of different shapes"
-                raise_ = ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]), cause=None)
-                out.append(ast.copy_location(ast.If(test=test, body=[raise_], orelse=[]), s))
+                self.check(copy.deepcopy(ext[k]), _shape(dst, k), checks, s, f"exchanging {first} and {dst}")
+        out += located(checks, s)
         held = {src: self.fresh(src + "_v") for src in {src for _, src in perm}}
         for nm in held.values():
             self.sdt[nm] = dt
