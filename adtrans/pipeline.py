@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from numba.core import types as nbtypes
 
@@ -15,6 +15,7 @@ from .errors import ActivityError, UnsupportedError
 from .ir.lines import line_map
 from .ir.walk import array_target, iter_stmts
 from .normalise import normalise
+from .normalise.records import entry_source, record_params, split_records
 from .parse import Primal
 from .targets.base import Target
 from .targets.cpu import CPU
@@ -87,6 +88,9 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     """Generate the adjoint of ``primal`` for ``activity`` (one per parameter) and Numba ``argtypes``
     on ``target`` (:data:`~adtrans.targets.cpu.CPU` or a :class:`~adtrans.cuda.target.CudaTarget`)."""
     argtypes = tuple(argtypes)
+    records = record_params(primal, argtypes)
+    if records:
+        return _generate_split(primal, tuple(activity), argtypes, records, target, name, cache)
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
@@ -116,6 +120,52 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
                      tape_pools=conv.get("tape_pools") or [])
 
 
+def _generate_split(primal, activity, argtypes, records, target, name, cache) -> Generated:
+    """The adjoint of a kernel with structured-array parameters: the adjoint of the kernel with
+    one parameter per field (:mod:`adtrans.normalise.records`), then an entry function with the
+    kernel's own parameters that passes the field views."""
+    for p, a in zip(primal.params, activity):
+        if p not in records:
+            continue
+        if target.kind != "cpu":
+            raise primal.error(primal.tree, f"the structured array {p} in a {target.kind} kernel",
+                               "pass each field as its own array")
+        if a.lower() == "active":
+            raise ActivityError(f"{p} is a structured array; Active needs a float scalar")
+        if a.lower() == "dup" and not any(isinstance(records[p].typeof(f), nbtypes.Float) for f in records[p].fields):
+            raise ActivityError(f"{p} has no float field; Duplicated needs float fields (use Const)")
+    split = split_records(primal, activity, argtypes, records)
+    name = name or f"{primal.name}_adjoint"
+    inner = generate(split.primal, split.activity, split.argtypes, target, name=f"{name}_fields", cache=cache)
+    inner_args = [a.arg for a in ast.parse(inner.function_source).body[0].args.args]
+    field_of = {n: (p, f) for p, fs in split.fields.items() for f, n in fs}
+    taken = set(inner_args) | set(primal.params)
+    shadow_of, shadows, names = {}, {}, iter(inner.params)
+    for p, a in zip(split.primal.params, split.activity):
+        next(names)
+        if a == "dup":
+            sh = next(names)
+            if p in field_of:
+                rp, f = field_of[p]
+                if rp not in shadow_of:
+                    d, k = f"d_{rp}", 1
+                    while d in taken:
+                        k += 1
+                        d = f"d_{rp}{k}"
+                    taken.add(d)
+                    shadow_of[rp] = d
+                shadows[sh] = (shadow_of[rp], f)
+    entry = entry_source(name, inner.name, inner_args, split.fields, shadows, target.decorator(primal, False, cache))
+    params = []
+    for a in inner.params:
+        mapped = field_of[a][0] if a in field_of else shadows[a][0] if a in shadows else a
+        if mapped not in params:
+            params.append(mapped)
+    written = tuple(dict.fromkeys(field_of[w][0] if w in field_of else w for w in inner.written or ()))
+    return replace(inner, name=name, function_source=inner.function_source + "\n\n\n" + entry,
+                   params=params, written=written)
+
+
 _COMMENT_LINE = re.compile(r"^(\s*)# (.*)$", re.M)
 
 
@@ -138,7 +188,12 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
     constructs the tangent does not cover."""
     # the adjoint's comments (`# adjoint of: ...`) travel as `__comment__` statements (emit restores them)
     text = _COMMENT_LINE.sub(lambda m: f"{m.group(1)}__comment__({m.group(2)!r})", gen.function_source)
-    func = ast.parse(text).body[0]
+    module = ast.parse(text)
+    if len(module.body) > 1:         # an entry function for structured arrays (see _generate_split)
+        raise UnsupportedError("second order of a kernel with structured-array arguments",
+                               "pass each field as its own array", filename=primal.filename,
+                               lineno=primal.tree.lineno, col=primal.tree.col_offset + 1)
+    func = module.body[0]
     decorator = ast.unparse(func.decorator_list[0]) if func.decorator_list else None
     func.decorator_list = []
     arrays, passive, k = set(), set(), 0

@@ -20,6 +20,7 @@ from numba.core.registry import cpu_target
 
 from adtrans.normalise.arrayvalues import METHODS, TABLE
 from adtrans.normalise.lists import LIST_TABLE
+from adtrans.normalise.records import RECORD_TABLE
 from adtrans.rules.derivatives import INTRINSIC, intrinsic_of
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "supported.md"
@@ -92,6 +93,13 @@ def render() -> str:
               "counter (see the docstring of `adtrans/normalise/lists.py`).", "",
               "| form | adtrans | note |", "|---|---|---|"]
     for form, (st, note) in LIST_TABLE.items():
+        st = ("refused: " + note) if st == "refused" else st
+        lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
+    lines += ["", "## Structured (record) arrays (CPU)", "",
+              "From `adtrans.normalise.records.RECORD_TABLE`: each field read becomes its own array "
+              "(see the docstring of `adtrans/normalise/records.py`).", "",
+              "| form | adtrans | note |", "|---|---|---|"]
+    for form, (st, note) in RECORD_TABLE.items():
         st = ("refused: " + note) if st == "refused" else st
         lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
     return "\n".join(lines) + "\n"

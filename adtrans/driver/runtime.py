@@ -46,6 +46,13 @@ def is_float_array(a) -> bool:
     return isinstance(a, np.ndarray) and a.dtype.kind == "f"
 
 
+def is_record_array(a) -> bool:
+    """A structured array with a float field: a kernel's adjoint takes it ``Duplicated``
+    (:mod:`adtrans.normalise.records`)."""
+    return isinstance(a, np.ndarray) and a.dtype.fields is not None and \
+        any(a.dtype[f].kind == "f" for f in a.dtype.names)
+
+
 def is_float(v) -> bool:
     """A differentiable scalar: a Python or NumPy float (not a bool or an integer)."""
     return isinstance(v, (float, np.floating)) and not isinstance(v, bool)
@@ -61,9 +68,10 @@ def new_shadow(value):
 
 
 def _is_basic(key) -> bool:
-    """True when ``a[key]`` is NumPy basic indexing (a view for arrays): ints, slices, ``...``, None."""
+    """True when ``a[key]`` is NumPy basic indexing (a view for arrays): ints, slices, ``...``, None,
+    field names of structured arrays."""
     items = key if isinstance(key, tuple) else (key,)
-    return all(k is None or k is Ellipsis or isinstance(k, (slice, numbers.Integral, np.integer))
+    return all(k is None or k is Ellipsis or isinstance(k, (slice, numbers.Integral, np.integer, str))
                and not isinstance(k, (bool, np.bool_)) for k in items)
 
 
@@ -75,6 +83,8 @@ def getitem_shadow(shadow, key):
     part = shadow[key]
     if isinstance(part, np.ndarray):
         return part if _is_basic(key) else np.zeros_like(part)
+    if isinstance(part, np.void):       # a row of a structured array: a view
+        return part
     return 0.0
 
 
@@ -147,6 +157,10 @@ def acc(shadow, c):
 
 def add_at(shadow, key, c):
     """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate)."""
+    if isinstance(shadow, np.void) or (isinstance(shadow, np.ndarray) and shadow.dtype.fields is not None):
+        if shadow[key].dtype.kind in "fc":            # a float field of a structured array or row
+            shadow[key] += unbroadcast(c, np.shape(shadow[key])) if np.ndim(shadow[key]) else to_scalar(c)
+        return
     if shadow is None or c is None or not isinstance(shadow, np.ndarray) or shadow.dtype.kind not in "fc":
         return
     if _is_basic(key):
@@ -339,7 +353,8 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     """
     activity, flat = [], []
     for a, s in zip(args, shadows):
-        if s is not None and is_float_array(a) and isinstance(s, np.ndarray) and s.dtype == a.dtype:
+        if s is not None and (is_float_array(a) or is_record_array(a)) and isinstance(s, np.ndarray) \
+                and s.dtype == a.dtype:
             activity.append("dup")
             flat += [a, s]
         elif s is not None and is_float(a):
