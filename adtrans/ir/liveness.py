@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .walk import reads, scalar_target
+from .walk import reads, scalar_target, stored_names
 
 
 def definitely_assigns(stmts, x) -> bool:
@@ -15,8 +15,7 @@ def definitely_assigns(stmts, x) -> bool:
     return False
 
 
-def _stores(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+_stores = stored_names
 
 
 def upward_exposed(stmts, x, _under=None) -> bool:
@@ -36,6 +35,8 @@ def upward_exposed(stmts, x, _under=None) -> bool:
                 return True
             if definitely_assigns(s.body, x) and definitely_assigns(s.orelse, x):
                 return False
+            if not under and c is None:
+                continue                # nothing known that the branches could change
             stored = _stores(s)
             for name in stored:
                 under.pop(name, None)
@@ -46,8 +47,9 @@ def upward_exposed(stmts, x, _under=None) -> bool:
         if t is not None and t in under:
             del under[t]                # the condition changed
         if isinstance(s, (ast.For, ast.While)):
-            for name in _stores(s):
-                under.pop(name, None)
+            if under:
+                for name in _stores(s):
+                    under.pop(name, None)
             if x in reads(s):
                 return True
             if not (isinstance(s, ast.For) and s.target.id == x) and upward_exposed(s.body, x):
