@@ -11,7 +11,7 @@ from .types import is_array
 from ..ir.walk import (array_reads, array_target, dotted, is_alloc, iter_nodes, iter_stmts, makes_array, reads,
                        scalar_target)
 from ..ir.affine import AffineMap, unique_position
-from ..ir.liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
+from ..ir.liveness import after_in_block, containing_block, definitely_assigns, fixed_code, upward_exposed
 
 
 def loop_is_prange(loop) -> bool:
@@ -143,7 +143,8 @@ class LoopAnalysis:
         key = ("live after", id(loop), x)
         hit = self._needed_cache.get(key)
         if hit is None:
-            hit = self._needed_cache[key] = self._live_after(loop, x)
+            with fixed_code():
+                hit = self._needed_cache[key] = self._live_after(loop, x)
         return hit
 
     def _live_after(self, loop, x) -> bool:
@@ -167,7 +168,8 @@ class LoopAnalysis:
         ``allow`` may be both read and written).  Cached per loop (see :meth:`live_after`)."""
         key = ("independent", id(loop), frozenset(allow))
         if key not in self._needed_cache:
-            self._needed_cache[key] = self._independent(loop, allow)
+            with fixed_code():
+                self._needed_cache[key] = self._independent(loop, allow)
         return self._needed_cache[key]
 
     def _independent(self, loop, allow) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.liveness import definitely_assigns, upward_exposed
+from ..ir.liveness import definitely_assigns, fixed_code, upward_exposed
 from ..ir.walk import iter_nodes, iter_stmts, reads
 
 
@@ -75,7 +75,8 @@ class SSA:
 
     def _body_local(self, loop) -> set:
         """Names of the loop body that every iteration assigns before reading."""
-        return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
+        with fixed_code():
+            return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
 
     def block(self, stmts, env, defined, frozen, cont):
         """``cont``: the statement lists that run after ``stmts`` (innermost first)."""
