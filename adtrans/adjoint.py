@@ -8,13 +8,13 @@ import numpy as np
 from numba.core import types as nbtypes
 from numba.core.errors import NumbaError
 from numba.extending import overload
-from numba.typed import List
 
 from .arguments import check_aliasing_flat, primal_of, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
 from .targets.cpu import CPU
+from .targets.cpu_runtime import tape_pool
 
 
 _POOLS = threading.local()
@@ -30,7 +30,7 @@ def tape_pools(fn, dtypes) -> tuple:
         pools = _POOLS.by_fn = {}
     hit = pools.get(id(fn))
     if hit is None or hit[0] is not fn:
-        hit = pools[id(fn)] = (fn, tuple(List([np.empty(1024, np.dtype(dt))]) for dt in dtypes))
+        hit = pools[id(fn)] = (fn, tuple(tape_pool(np.empty(1024, np.dtype(dt))) for dt in dtypes))
     return hit[1]
 
 

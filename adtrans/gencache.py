@@ -137,6 +137,11 @@ class _Fingerprint:
             self.function(obj.py_func, opts)
         elif inspect.isfunction(obj) and obj.__module__.split(".")[0] in _LIBRARIES:
             self.add(name, "library function", obj.__module__, obj.__qualname__, _version(obj.__module__))
+        elif type(obj).__module__.split(".")[0] == "numpy" and callable(obj) and \
+                str(getattr(obj, "__module__", "")).split(".")[0] == "numpy":
+            # NumPy 2's functions (np.sum, np.max, ...) are `_ArrayFunctionDispatcher` objects
+            self.add(name, "library function", obj.__module__, getattr(obj, "__qualname__", obj.__name__),
+                     _version("numpy"))
         elif inspect.isfunction(obj):
             self.add(name, "function")
             self.function(obj)

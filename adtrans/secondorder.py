@@ -19,6 +19,7 @@ from .dispatch import target_of
 from .errors import ActivityError, UnsupportedError
 from .pipeline import generate_tangent, module_source
 from .targets.cpu import CPU, CPU_PLAIN
+from .ir.walk import iter_nodes
 
 _LOCK = threading.RLock()
 _TANGENTS: dict = {}
@@ -52,7 +53,7 @@ def _directions(nums, v):
 def _written_params(primal) -> set:
     """Parameters the kernel writes into directly (``p[...] = ...``, ``p[...] += ...``)."""
     params, out = set(primal.params), set()
-    for node in ast.walk(primal.tree):
+    for node in iter_nodes(primal.tree):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, ast.AugAssign) else []
         for t in targets:

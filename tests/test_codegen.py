@@ -186,6 +186,23 @@ def test_fingerprint_refuses_objects_it_cannot_see_into():
         fp.value("obj", object())
 
 
+def test_whole_array_kernels_are_cached_on_disk():
+    """NumPy 2's functions (np.sum, np.max) are not Python functions; the fingerprint names them
+    (it refused them, so every kernel calling them was transformed again in every process)."""
+    import numba
+    from adtrans import api, gencache
+    sys.path.insert(0, str(HERE.parent / "bench"))
+    import array_kernels as AK
+    x = np.linspace(0.1, 1.0, 5)
+    key = gencache.key_of(api._primal(AK.logsumexp), ("dup",), (numba.typeof(x),))
+    assert key is not None and key == gencache.key_of(api._primal(AK.logsumexp), ("dup",), (numba.typeof(x),))
+    fp = gencache._Fingerprint()
+    fp.value("np.sum", np.sum)
+    other = gencache._Fingerprint()
+    other.value("np.sum", np.max)
+    assert fp.h.hexdigest() != other.h.hexdigest()
+
+
 def test_gen_of_a_kernel_raising_a_user_defined_exception(tmp_path):
     """The file is never executed by `adtrans gen`; the generated module imports the user's
     exception class from the kernel's module, so `except BadInput` catches what it raises."""

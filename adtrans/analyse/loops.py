@@ -8,18 +8,19 @@ import ast
 from dataclasses import dataclass
 
 from .types import is_array
-from ..ir.walk import array_reads, array_target, is_alloc, iter_stmts, makes_array, reads, scalar_target
+from ..ir.walk import (array_reads, array_target, dotted, is_alloc, iter_nodes, iter_stmts, makes_array, reads,
+                       scalar_target)
 from ..ir.affine import AffineMap, unique_position
-from ..ir.liveness import after_in_block, containing_block, definitely_assigns, upward_exposed
+from ..ir.liveness import after_in_block, containing_block, definitely_assigns, fixed_code, upward_exposed
 
 
 def loop_is_prange(loop) -> bool:
-    return isinstance(loop, ast.For) and ast.unparse(loop.iter.func) == "numba.prange"
+    return isinstance(loop, ast.For) and dotted(loop.iter.func) == "numba.prange"
 
 
 def is_serial_range(loop) -> bool:
     """``for i in range(...)`` (not ``prange``, not ``while``)."""
-    return isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) == "range"
+    return isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and dotted(loop.iter.func) == "range"
 
 
 def assigned_scalars(body) -> set:
@@ -136,6 +137,17 @@ class LoopAnalysis:
         return self.body_arrays(loop.body)[2] | (set() if loop_is_prange(loop) else self.scratch_arrays(loop))
 
     def live_after(self, loop, x) -> bool:
+        """Whether the scalar ``x`` may be read after ``loop`` (before it is assigned again),
+        or is a result.  Cached per loop and name: the normalised kernel does not change while
+        its adjoint is built."""
+        key = ("live after", id(loop), x)
+        hit = self._needed_cache.get(key)
+        if hit is None:
+            with fixed_code():
+                hit = self._needed_cache[key] = self._live_after(loop, x)
+        return hit
+
+    def _live_after(self, loop, x) -> bool:
         elem, chain = loop, self.ancestors[id(loop)]
         for parent in reversed((None,) + chain):
             block = containing_block(parent, elem, self.norm.body)
@@ -153,7 +165,14 @@ class LoopAnalysis:
 
     def independent(self, loop, allow=frozenset()) -> str | None:
         """Why the iterations of ``loop`` are not independent, or None if they are (arrays in
-        ``allow`` may be both read and written)."""
+        ``allow`` may be both read and written).  Cached per loop (see :meth:`live_after`)."""
+        key = ("independent", id(loop), frozenset(allow))
+        if key not in self._needed_cache:
+            with fixed_code():
+                self._needed_cache[key] = self._independent(loop, allow)
+        return self._needed_cache[key]
+
+    def _independent(self, loop, allow) -> str | None:
         if not isinstance(loop, ast.For):
             return "a while loop"
         body, i = loop.body, loop.target.id
@@ -274,7 +293,7 @@ class LoopAnalysis:
                 need |= reads(s)
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
                 for r in self.rules.reverse(s):
-                    need |= {n.id for n in ast.walk(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                    need |= {n.id for n in iter_nodes(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         changed = True
         while changed:
             changed = False
@@ -386,7 +405,7 @@ class StencilAnalysis:
         for s in prelude:
             t = scalar_target(s)
             if not isinstance(s, ast.Assign) or t is None or self.is_active(t) or \
-                    any(isinstance(n, (ast.Subscript, ast.Call)) for n in ast.walk(s.value)) or reads(s) & variant:
+                    any(isinstance(n, (ast.Subscript, ast.Call)) for n in iter_nodes(s.value)) or reads(s) & variant:
                 return None
         for l in loops:
             if reads(l.iter) & variant:
@@ -442,7 +461,7 @@ class StencilAnalysis:
                     return None
                 if tuple(offs) not in r.offsets:
                     r.offsets.append(tuple(offs))
-            elif any(isinstance(n, ast.Subscript) for n in ast.walk(s)) and s is not store:
+            elif any(isinstance(n, ast.Subscript) for n in iter_nodes(s)) and s is not store:
                 return None
             elif isinstance(s.value, ast.Call) and is_alloc(s.value):
                 return None

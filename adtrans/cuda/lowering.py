@@ -45,7 +45,7 @@ import os
 from collections import defaultdict
 
 from ..analyse.types import is_array
-from ..ir.walk import iter_stmts, rewrite_stmts
+from ..ir.walk import iter_nodes, iter_stmts, rewrite_stmts
 from ..ir.affine import AffineMap, scalar_definitions
 from ..transform.lowering import MarkerLowering
 from ..ir.markers import POP, PUSH, comment, is_marker
@@ -188,7 +188,7 @@ class CudaLowering(MarkerLowering):
 
     # ----------------------------------------------------------- validation
     def check_gpu_forms(self, body):
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
             if not isinstance(node, ast.Call):
                 continue
             f = ast.unparse(node.func)
@@ -273,7 +273,7 @@ class CudaLowering(MarkerLowering):
         self.grid = grid_coordinates(self.norm.body)
         self.maps = {k: GridMap(self.norm.body, names) for k, names in self.grid.items()}
         accesses, accumulated = defaultdict(list), set()
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in shadows:
                 accesses[node.value.id].append(node.slice)
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) and \

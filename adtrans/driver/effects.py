@@ -25,6 +25,7 @@ import math
 import threading
 
 from ..parse import parse_function
+from ..ir.walk import iter_nodes
 
 _PURE_BUILTINS = {"len", "range", "min", "max", "abs", "float", "int", "bool", "round", "sum", "print",
                   "enumerate", "zip", "reversed", "divmod", "pow", "isinstance", "complex", "tuple", "list"}
@@ -100,7 +101,7 @@ def returns_value(kernel) -> bool:
     ``None``)?  Conservative: a nested function's return counts too."""
     tree = parse_function(kernel).tree
     return any(isinstance(n, ast.Return) and n.value is not None and
-               not (isinstance(n.value, ast.Constant) and n.value.value is None) for n in ast.walk(tree))
+               not (isinstance(n.value, ast.Constant) and n.value.value is None) for n in iter_nodes(tree))
 
 
 def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
@@ -108,14 +109,14 @@ def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
 
     def mentioned(expr) -> set:
         out = set()
-        for n in ast.walk(expr):
+        for n in iter_nodes(expr):
             if isinstance(n, ast.Name) and n.id in refers:
                 out |= refers[n.id]
         return out
 
     def bind(target, value_params):
         changed = False
-        for n in ast.walk(target):
+        for n in iter_nodes(target):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and value_params:
                 cur = refers.setdefault(n.id, set())
                 if not value_params <= cur:
@@ -126,7 +127,7 @@ def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
     changed = True
     while changed:
         changed = False
-        for node in ast.walk(tree):
+        for node in iter_nodes(tree):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     changed |= bind(t, mentioned(node.value))
@@ -140,7 +141,7 @@ def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
                 changed |= bind(node.optional_vars, mentioned(node.context_expr))
 
     written: set = set()
-    for node in ast.walk(tree):
+    for node in iter_nodes(tree):
         if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
             root = _root(node)
             if root in refers:

@@ -41,6 +41,7 @@ import copy
 from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
 from ..rules.scalar import elementwise, guarded_template, scale, substitute, template
 from .calls import NUMPY_FILLS
+from ..ir.walk import iter_nodes
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
 # from the derivative table (adtrans.rules.derivatives)
@@ -181,7 +182,7 @@ class ExprAdjoint:
     def partial_code(self, node, args, src: str, c: str) -> str:
         """``c * p`` for the table partial ``src`` of ``node = f(args)``, as array code (the
         template is respelled for arrays before the operands go in)."""
-        used = {n.id for n in ast.walk(ast.parse(src, mode="eval")) if isinstance(n, ast.Name)}
+        used = {n.id for n in iter_nodes(ast.parse(src, mode="eval")) if isinstance(n, ast.Name)}
         vals = [ast.parse(self.value(a), mode="eval").body if f"a{i}" in used else ast.Constant(None)
                 for i, a in enumerate(args)]
         z = ast.parse(self.value(node), mode="eval").body if "z" in used else ast.Constant(None)

@@ -29,6 +29,7 @@ from ..ir.names import NameAllocator
 from ..ir.nodes import Rename
 from ..normalise.jumps import JumpError, JumpLowering
 from ..parse import parse_function
+from ..ir.walk import iter_nodes
 
 
 class DriverJumps(JumpLowering):
@@ -54,7 +55,7 @@ def lower_jumps(fn: ast.FunctionDef, taken: set, error) -> tuple[list, list]:
 
 
 def _relocate(node, like):
-    for n in ast.walk(node):
+    for n in iter_nodes(node):
         if "lineno" in n._attributes:
             n.lineno, n.col_offset = like.lineno, like.col_offset
             n.end_lineno, n.end_col_offset = getattr(like, "end_lineno", like.lineno), \
@@ -114,8 +115,8 @@ def inline_helper(call: ast.Call, func, driver_globals: dict, fresh, taken: set,
     primal = parse_function(func)
     tree = copy.deepcopy(primal.tree)
     params = list(primal.params)
-    local = set(params) | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    for node in ast.walk(tree):
+    local = set(params) | {n.id for n in iter_nodes(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    for node in iter_nodes(tree):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             raise error(call, f"global/nonlocal statement in {what}", "pass the value as an argument")
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:

@@ -30,6 +30,7 @@ from ..mpi.specs import PASSIVE_METHODS, REQUEST_CREATORS, SUPPORTED, describe_s
 from ..ir.names import names_in
 from .calls import CallKind, Resolver
 from .jumps import bind_arguments, inline_helper, lower_jumps
+from ..ir.walk import iter_nodes
 
 
 # ----------------------------------------------------------------------------- statements
@@ -186,7 +187,7 @@ class Normaliser:
         self.params = self._params()
         self.body, _ = lower_jumps(copy.deepcopy(self.tree), names_in(self.tree), self.error)
         self.locals = set(self.params) | self._assigned_names()
-        self.all_names = {n.id for s in self.body for n in ast.walk(s) if isinstance(n, ast.Name)} | \
+        self.all_names = {n.id for s in self.body for n in iter_nodes(s) if isinstance(n, ast.Name)} | \
             names_in(self.tree)
         self.inlining: list = [primal.pyfunc] if primal.pyfunc is not None else []
         self.resolver = Resolver(primal.globals, self.locals)
@@ -206,7 +207,7 @@ class Normaliser:
         return [x.arg for x in a.args]
 
     def _assigned_names(self) -> set:
-        return {node.id for s in self.body for node in ast.walk(s)
+        return {node.id for s in self.body for node in iter_nodes(s)
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
     def fresh_local(self, base: str) -> str:
@@ -312,7 +313,7 @@ class Normaliser:
         elif isinstance(s, ast.Pass):
             pass
         elif isinstance(s, (ast.Assert, ast.Raise)):
-            for n in ast.walk(s):
+            for n in iter_nodes(s):
                 if isinstance(n, ast.Call) and self.effect_kind(n):
                     raise self.error(n, "kernel or MPI call inside assert/raise", "call it before, into a variable")
             out.append(self.mk(Passive, node=s))
@@ -334,8 +335,8 @@ class Normaliser:
             elts = target.elts
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(elts) and \
                     not any(isinstance(e, ast.Starred) for e in elts):
-                stored = {n.id for t in elts for n in ast.walk(t) if isinstance(n, ast.Name)}
-                read = {n.id for v in value.elts for n in ast.walk(v) if isinstance(n, ast.Name)}
+                stored = {n.id for t in elts for n in iter_nodes(t) if isinstance(n, ast.Name)}
+                read = {n.id for v in value.elts for n in iter_nodes(v) if isinstance(n, ast.Name)}
                 if not stored & read:        # a, b = f(x), g(y): one after the other
                     for t, v in zip(elts, value.elts):
                         self.assign_target(t, v, out)
@@ -484,7 +485,7 @@ class Normaliser:
         return kind.kind in ("kernel", "append", "python") or (kind.kind == "mpi" and kind.name not in PASSIVE_METHODS)
 
     def has_effect(self, e) -> bool:
-        return any(isinstance(n, ast.Call) and self.effect_kind(n) for n in ast.walk(e))
+        return any(isinstance(n, ast.Call) and self.effect_kind(n) for n in iter_nodes(e))
 
     def kernel_call(self, call: ast.Call, kind: CallKind, out) -> KernelCall:
         args = bind_arguments(call, kind.obj.py_func, f"kernel {kind.name}", self.error)
@@ -502,7 +503,7 @@ class Normaliser:
                                                self.locals | self.all_names, self.error)
         for name, arg in bindings:
             self.assign_value(name, arg, out)
-        self.add_locals({n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name)
+        self.add_locals({n.id for s in body for n in iter_nodes(s) if isinstance(n, ast.Name)
                          and isinstance(n.ctx, ast.Store)})
         self.inlining.append(func)
         line, text = self.line, self.text
@@ -597,7 +598,7 @@ class Normaliser:
         if isinstance(e, ast.IfExp):
             if self.has_effect(e.body) or self.has_effect(e.orelse) or \
                     any(isinstance(n, ast.Call) and self.impure(n) for part in (e.body, e.orelse)
-                        for n in ast.walk(part)):   # evaluate only the branch taken
+                        for n in iter_nodes(part)):   # evaluate only the branch taken
                 return _load(self.assign_value(self.temp(), e, out))
             return ast.IfExp(test=self.expr(e.test, out), body=e.body, orelse=e.orelse)
         if isinstance(e, ast.Subscript):

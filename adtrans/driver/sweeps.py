@@ -49,6 +49,7 @@ from .effects import returns_value, written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
+from ..ir.walk import iter_nodes
 
 _NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
                        "copy", "array", "arange", "linspace", "concatenate", "eye"}
@@ -71,7 +72,7 @@ class Sweeps:
         self.checkpoints = checkpoints      # snapshots of a binomial schedule for outer for loops (.checkpoint)
         self.loop_depth = 0
         self.snapshot_reads: set = set()
-        self.used = {n.id for n in ast.walk(primal.tree) if isinstance(n, ast.Name)} | set(ir.locals)
+        self.used = {n.id for n in iter_nodes(primal.tree) if isinstance(n, ast.Name)} | set(ir.locals)
         self.counter = 0
         self._shadow: dict = {}
         self.sites, self.in_loop = Counter(), set()
@@ -139,7 +140,7 @@ class Sweeps:
                 for t in s.targets:
                     self._site(t, depth)
             elif isinstance(s, For):
-                for n in ast.walk(s.target):
+                for n in iter_nodes(s.target):
                     if isinstance(n, ast.Name):
                         self._site(n.id, depth)
                 self._count(s.body, depth + 1)
@@ -171,7 +172,7 @@ class Sweeps:
                 assigns.setdefault(s.target, []).append(s)
             elif isinstance(s, (Unpack, For)):
                 names = s.targets if isinstance(s, Unpack) else \
-                    [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+                    [n.id for n in iter_nodes(s.target) if isinstance(n, ast.Name)]
                 for t in names:
                     assigns.setdefault(t, []).append(None)
 
@@ -609,7 +610,7 @@ class Sweeps:
         """``(names, shadows, written)`` of the checkpointed loop ``s``: the names its body (and
         target) binds, the shadows of the active ones, and the names whose arrays it may write in
         place (with every name of their alias groups)."""
-        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        names = [n.id for n in iter_nodes(s.target) if isinstance(n, ast.Name)]
         written = []
 
         def add(lst, n):
@@ -623,7 +624,7 @@ class Sweeps:
                 for n in t.targets:
                     add(names, n)
             elif isinstance(t, For):
-                for n in ast.walk(t.target):
+                for n in iter_nodes(t.target):
                     if isinstance(n, ast.Name):
                         add(names, n.id)
             elif isinstance(t, AugAssign):
@@ -698,7 +699,7 @@ class Sweeps:
 
     # -- control flow
     def fwd_For(self, s: For) -> list:
-        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        names = [n.id for n in iter_nodes(s.target) if isinstance(n, ast.Name)]
         if self.act.expr(s.iter) or any(self.act.name(n) for n in names):
             raise self.error(s, "for loop over active values", "loop over indices (range) and read the elements")
         target = ast.unparse(s.target)
@@ -719,7 +720,7 @@ class Sweeps:
             _indent(body) + [f"_tape.append({s.seq})"]
 
     def rev_For(self, s: For) -> list:
-        names = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
+        names = [n.id for n in iter_nodes(s.target) if isinstance(n, ast.Name)]
         target = ast.unparse(s.target)
         tgt = target if len(names) == 1 else f"({target})"
         out = []
@@ -786,7 +787,7 @@ class Sweeps:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             kind = self.resolver.classify(node.value)
             readonly = kind.kind == "builtin" and kind.name == "print"
-            mentions = [n.id for n in ast.walk(node.value) if isinstance(n, ast.Name) and self.act.name(n.id)]
+            mentions = [n.id for n in iter_nodes(node.value) if isinstance(n, ast.Name) and self.act.name(n.id)]
             if mentions and not readonly:
                 raise self.error(node, f"call of {kind.name} with the active value {mentions[0]} and no adjoint rule",
                                  "drivers call @njit kernels, NumPy/math functions and mpi4py methods on "

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import ast
+
+from .walk import iter_nodes
 import copy
 import re
 
 
 def _stmts(tree):
-    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    return [n for n in iter_nodes(tree) if isinstance(n, ast.stmt)]
 
 
 def line_map(func: ast.FunctionDef) -> dict:

@@ -2,8 +2,41 @@
 from __future__ import annotations
 
 import ast
+import threading
+from contextlib import contextmanager
 
-from .walk import reads, scalar_target
+from .walk import reads, scalar_target, stored_names
+
+_MEMO = threading.local()
+
+
+@contextmanager
+def fixed_code():
+    """While active (in this thread), :func:`upward_exposed` remembers what each statement reads
+    and stores: for analyses that ask it about many names of code that does not change meanwhile
+    (the per-name questions re-walk the same statements; each walk is the cost)."""
+    outer = getattr(_MEMO, "table", None)
+    if outer is None:
+        _MEMO.table = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _MEMO.table = None
+
+
+def _memo(kind, s, fn):
+    table = getattr(_MEMO, "table", None)
+    if table is None:
+        return fn(s)
+    hit = table.get((kind, id(s)))
+    if hit is None or hit[0] is not s:
+        hit = table[(kind, id(s))] = (s, fn(s))
+    return hit[1]
+
+
+def _reads(s):
+    return _memo("reads", s, reads)
 
 
 def definitely_assigns(stmts, x) -> bool:
@@ -15,8 +48,8 @@ def definitely_assigns(stmts, x) -> bool:
     return False
 
 
-def _stores(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+def _stores(s):
+    return _memo("stores", s, stored_names)
 
 
 def upward_exposed(stmts, x, _under=None) -> bool:
@@ -29,13 +62,15 @@ def upward_exposed(stmts, x, _under=None) -> bool:
     for s in stmts:
         if isinstance(s, ast.If):
             c = s.test.id if isinstance(s.test, ast.Name) else None
-            if x in reads(s.test):
+            if x in _reads(s.test):
                 return True
             known = under.get(c, (False, False))
             if (not known[0] and upward_exposed(s.body, x)) or (not known[1] and upward_exposed(s.orelse, x)):
                 return True
             if definitely_assigns(s.body, x) and definitely_assigns(s.orelse, x):
                 return False
+            if not under and c is None:
+                continue                # nothing known that the branches could change
             stored = _stores(s)
             for name in stored:
                 under.pop(name, None)
@@ -46,14 +81,15 @@ def upward_exposed(stmts, x, _under=None) -> bool:
         if t is not None and t in under:
             del under[t]                # the condition changed
         if isinstance(s, (ast.For, ast.While)):
-            for name in _stores(s):
-                under.pop(name, None)
-            if x in reads(s):
+            if under:
+                for name in _stores(s):
+                    under.pop(name, None)
+            if x in _reads(s):
                 return True
             if not (isinstance(s, ast.For) and s.target.id == x) and upward_exposed(s.body, x):
                 return True
             continue
-        if x in reads(s):
+        if x in _reads(s):
             return True
         if isinstance(s, ast.Assign) and scalar_target(s) == x:
             return False

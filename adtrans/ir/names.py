@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import ast
+
+from .walk import iter_nodes
 import re
 
 
@@ -32,7 +34,7 @@ class NameAllocator:
 def names_in(node) -> set[str]:
     """Every identifier that appears as an ``ast.Name`` or argument in ``node``."""
     out = set()
-    for sub in ast.walk(node):
+    for sub in iter_nodes(node):
         if isinstance(sub, ast.Name):
             out.add(sub.id)
         elif isinstance(sub, ast.arg):

@@ -2,6 +2,86 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
+
+_AST = ast.AST
+_NAME = ast.Name
+
+
+def iter_nodes(node):
+    """Every node under ``node`` (itself included), in the order of :func:`ast.walk`
+    (breadth first), without its per-node generator overhead (the transformation walks
+    small trees many times; this is its most frequent operation)."""
+    todo = deque([node])
+    pop, push = todo.popleft, todo.append
+    while todo:
+        n = pop()
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if type(v) is list:
+                for x in v:
+                    if isinstance(x, _AST):
+                        push(x)
+            elif isinstance(v, _AST):
+                push(v)
+        yield n
+
+
+def _names(node, want) -> set[str]:
+    """Ids of the ``ast.Name`` nodes under ``node`` whose ``ctx`` passes ``want(ctx)``."""
+    out = set()
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    while stack:
+        n = pop()
+        if type(n) is _NAME:
+            if want(getattr(n, "ctx", None)):
+                out.add(n.id)
+            continue
+        for f in n._fields:
+            v = getattr(n, f, None)
+            if type(v) is list:
+                for x in v:
+                    if isinstance(x, _AST):
+                        push(x)
+            elif isinstance(v, _AST):
+                push(v)
+    return out
+
+
+def loaded_names(node) -> set[str]:
+    """Names ``node`` (an expression or statement, nested statements included) reads:
+    ``{n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}``."""
+    return _names(node, lambda c: type(c) is ast.Load)
+
+
+def stored_names(node) -> set[str]:
+    """Names ``node`` (nested statements included) assigns (``Name`` nodes in ``Store`` context)."""
+    return _names(node, lambda c: type(c) is ast.Store)
+
+
+def unstored_names(node) -> set[str]:
+    """Names under ``node`` not in ``Store`` context (reads, and names built without a context)."""
+    return _names(node, lambda c: type(c) is not ast.Store)
+
+
+def all_names(node) -> set[str]:
+    """Every name under ``node``, whatever its context."""
+    return _names(node, lambda c: True)
+
+
+def dotted(node) -> str:
+    """``ast.unparse(node)``, short-cut for names and attribute chains (``np.exp``), the
+    callees the passes ask about most."""
+    parts = []
+    cur = node
+    while type(cur) is ast.Attribute:
+        parts.append(cur.attr)
+        cur = cur.value
+    if type(cur) is _NAME:
+        parts.append(cur.id)
+        return ".".join(reversed(parts))
+    return ast.unparse(node)
 
 
 def iter_stmts(body, parents=()):
@@ -34,13 +114,13 @@ def reads(node) -> set[str]:
             return reads(node.iter)
         if isinstance(node, (ast.While, ast.If)):
             return reads(node.test)
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-            and not _is_func_part(n)}
+        return loaded_names(node)
+    return loaded_names(node) - _FUNC_PARTS
 
 
-def _is_func_part(n):
-    return n.id in ("math", "np", "numba", "abs", "min", "max", "float", "int", "len", "range", "bool", "round")
+#: names that are part of a called function in normalised code, not values it reads
+_FUNC_PARTS = frozenset(("math", "np", "numba", "abs", "min", "max", "float", "int", "len", "range", "bool",
+                         "round"))
 
 
 def scalar_target(s) -> str | None:
@@ -91,7 +171,7 @@ def forward_only(s) -> bool:
 
 
 def is_alloc(value) -> bool:
-    return isinstance(value, ast.Call) and ast.unparse(value.func) in (
+    return isinstance(value, ast.Call) and dotted(value.func) in (
         "np.zeros", "np.empty", "np.ones", "np.zeros_like", "np.empty_like", "np.ones_like", "np.full")
 
 

@@ -16,6 +16,7 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
 from ..rules.derivatives import intrinsic_of
+from ..ir.walk import iter_nodes
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
@@ -372,7 +373,7 @@ class ArrayLowering:
         return [s]
 
     def has_array_work(self, e):
-        for n in ast.walk(e):
+        for n in iter_nodes(e):
             if isinstance(n, ast.Call) and self.ndim(n) == 0 and any(
                     self.ndim(a) > 0 for a in list(n.args) + ([n.func.value] if isinstance(n.func, ast.Attribute)
                                                                 else [])):
@@ -435,7 +436,7 @@ class ArrayLowering:
         return []
 
     def mentions(self, e, nm):
-        return any(isinstance(n, ast.Name) and n.id == nm for n in ast.walk(e))
+        return any(isinstance(n, ast.Name) and n.id == nm for n in iter_nodes(e))
 
     # ------------------------------------------------ rebinding array names
     # A name rebound to another array never makes the adjoint of one array go to another: at the
@@ -453,7 +454,7 @@ class ArrayLowering:
         parameter (the caller's array), shared with another name, or the base of a view is copied
         into a fresh array the name then reads, so writing it in place changes nothing else."""
         names = []
-        for n in ast.walk(s):
+        for n in iter_nodes(s):
             if isinstance(n, ast.Assign):
                 for tgt in n.targets:
                     for e in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
@@ -691,7 +692,7 @@ class ArrayLowering:
     def reads_base(self, value, view):
         """Does ``value`` read ``view``'s base array anywhere but at the element being written?"""
         same_view = view.signature()
-        for n in ast.walk(value):
+        for n in iter_nodes(value):
             if isinstance(n, ast.Name):
                 b = self.views[n.id].base if n.id in self.views else n.id
                 if b != view.base:
@@ -711,10 +712,10 @@ class ArrayLowering:
     def _plain_uses(self, value, nm):
         """``nm`` is used in ``value`` only as a whole array operand (not sliced, indexed or reshaped)."""
         parents = {}
-        for p in ast.walk(value):
+        for p in iter_nodes(value):
             for c in ast.iter_child_nodes(p):
                 parents[id(c)] = p
-        for n in ast.walk(value):
+        for n in iter_nodes(value):
             if isinstance(n, ast.Name) and n.id == nm:
                 p = parents.get(id(n))
                 if isinstance(p, (ast.Subscript, ast.Attribute)) or (isinstance(p, ast.Call) and p.func is not n
@@ -787,10 +788,10 @@ class ArrayLowering:
             runs = ast.Compare(left=copy.deepcopy(args[1]), ops=[ast.Gt()], comparators=[copy.deepcopy(args[0])])
         else:
             return []
-        stored = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        stored = {n.id for n in iter_nodes(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         moved, kept = [], []
         for q in loop.body:
-            names = {n.id for n in ast.walk(q.test) if isinstance(n, ast.Name)} if isinstance(q, ast.If) else set()
+            names = {n.id for n in iter_nodes(q.test) if isinstance(n, ast.Name)} if isinstance(q, ast.If) else set()
             if getattr(q, "adtrans_shape_check", False) and not names & stored:
                 test = q.test.right if isinstance(q.test, ast.BinOp) else q.test
                 if not any(same(test, m.test.right) for m in moved):
@@ -2146,7 +2147,7 @@ class ArrayLowering:
         views, back = {}, {}
         for p, v in sorted(caller_views.items()):
             names = {}
-            for n in ast.walk(ast.Tuple(elts=[e for e in _view_exprs(v)], ctx=ast.Load())):
+            for n in iter_nodes(ast.Tuple(elts=[e for e in _view_exprs(v)], ctx=ast.Load())):
                 if isinstance(n, ast.Name) and n.id not in names:
                     names[n.id] = alloc.fresh(f"{p}_{'base' if n.id == v.base else n.id}")
             names.setdefault(v.base, alloc.fresh(f"{p}_base"))
@@ -2262,7 +2263,7 @@ def _written_arrays(stmts, rebinding=True) -> set:
     ``rebinding`` False, names only rebound (``x = ...``) are left out."""
     out = set()
     for s in stmts:
-        for n in ast.walk(s):
+        for n in iter_nodes(s):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
                 n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
             for t in targets:

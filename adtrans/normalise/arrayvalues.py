@@ -46,6 +46,7 @@ import copy
 from dataclasses import dataclass, field
 
 from ..rules.derivatives import intrinsic_of
+from ..ir.walk import iter_nodes
 
 # --------------------------------------------------------------------- table
 #: how each NumPy name is handled in kernels: (status, note); status is one of
@@ -197,7 +198,7 @@ def same(a, b) -> bool:
 def located(nodes, like):
     """Give every node of ``nodes`` (statements) the position of ``like`` where it has none."""
     for s in nodes:
-        for n in ast.walk(s):
+        for n in iter_nodes(s):
             if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
                 ast.copy_location(n, like)
     return nodes

@@ -11,6 +11,7 @@ import copy
 
 from ..ir.nodes import Rename, name
 from .listvalues import ListInfo, assign, at_line, canon_of, creation, int_names, is_int, mk_call
+from ..ir.walk import iter_nodes
 
 
 class Comprehensions:
@@ -29,7 +30,7 @@ class Comprehensions:
             if dt == "array":
                 raise self.nz.err(tree, f"the argument `{p}`, a list of arrays", "pass a 2-D array")
             info[p] = ListInfo(mk_call("len", name(p)), param=True)
-        for s in ast.walk(tree):
+        for s in iter_nodes(tree):
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
                 made = creation(self.nz, s.value)
                 if made is not None:
@@ -40,7 +41,7 @@ class Comprehensions:
                         raise self.nz.err(s, f"a second list bound to `{lst}`", "give each list its own name")
                     info[lst] = ListInfo(name(self.nz.fresh(lst + "_len")),
                                          dtype=made[1] if made[0] == "typed" else None)
-        for n in ast.walk(tree):
+        for n in iter_nodes(tree):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and \
                     isinstance(n.func.value, ast.Name) and n.func.value.id not in info:
                 raise self.nz.err(n, f"`{n.func.value.id}.append()` on a name that is not a list made in this "
@@ -57,7 +58,7 @@ class Comprehensions:
     def stmt(self, s) -> list:
         pre = []
         if isinstance(s, ast.While):
-            if any(isinstance(n, (ast.ListComp, ast.GeneratorExp)) for n in ast.walk(s.test)):
+            if any(isinstance(n, (ast.ListComp, ast.GeneratorExp)) for n in iter_nodes(s.test)):
                 raise self.nz.err(s, "a comprehension in a while condition",
                                   "compute it into a name before the loop and at the end of its body")
             s.body, s.orelse = self.block(s.body), self.block(s.orelse)
@@ -101,14 +102,14 @@ class Comprehensions:
     def rename(self, comp):
         """Comprehension variables keep their names unless the kernel uses the name outside the
         comprehension or a nested comprehension rebinds it (Python gives them their own scope)."""
-        inside = {id(n) for n in ast.walk(comp)}
-        outside = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and id(n) not in inside}
-        nested = {t.id for n in ast.walk(comp) if n is not comp and isinstance(n, (ast.ListComp, ast.GeneratorExp))
-                  for g in n.generators for t in ast.walk(g.target) if isinstance(t, ast.Name)}
+        inside = {id(n) for n in iter_nodes(comp)}
+        outside = {n.id for n in iter_nodes(self.tree) if isinstance(n, ast.Name) and id(n) not in inside}
+        nested = {t.id for n in iter_nodes(comp) if n is not comp and isinstance(n, (ast.ListComp, ast.GeneratorExp))
+                  for g in n.generators for t in iter_nodes(g.target) if isinstance(t, ast.Name)}
         comp = copy.deepcopy(comp)
         mapping = {}
         for g in comp.generators:
-            for t in ast.walk(g.target):
+            for t in iter_nodes(g.target):
                 if isinstance(t, ast.Name) and (t.id in outside or t.id in nested or t.id in self.nz.p.params):
                     mapping[t.id] = self.nz.fresh(t.id)
         if not mapping:

@@ -27,6 +27,7 @@ import copy
 import numpy as np
 
 from ..ir.nodes import name
+from ..ir.walk import iter_nodes
 
 _STRING_DTYPES = {"float64": "float64", "f8": "float64", "double": "float64", "float": "float64",
                   "float32": "float32", "f4": "float32", "single": "float32",
@@ -141,7 +142,7 @@ def bind_call(hp, expr: ast.Call, error) -> list:
 
 
 def _stores(stmts) -> set:
-    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for s in stmts for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _is_slicing(e) -> bool:
@@ -553,7 +554,7 @@ class FormLowering:
             dims = [_shape(arr, d) for d in range(n)]
         else:
             dims = list(args)
-        for node in ast.walk(ast.Module(body=s.body, type_ignores=[])):
+        for node in iter_nodes(ast.Module(body=s.body, type_ignores=[])):
             if isinstance(node, ast.Break):
                 raise self.nz.err(node, "break inside a loop over np.ndindex",
                                   "write the nested range loops and a flag")

@@ -14,6 +14,7 @@ import copy
 
 from ..ir.names import NameAllocator
 from ..ir.nodes import Rename, name
+from ..ir.walk import iter_nodes
 
 
 def _contains(stmts, kinds, stop_at_loops=False) -> bool:
@@ -24,7 +25,7 @@ def _contains(stmts, kinds, stop_at_loops=False) -> bool:
             if _contains(s.orelse, kinds, stop_at_loops):
                 return True
             continue
-        for node in ast.walk(s) if not stop_at_loops else _walk_no_loops(s):
+        for node in iter_nodes(s) if not stop_at_loops else _walk_no_loops(s):
             if isinstance(node, kinds):
                 return True
     return False
@@ -89,7 +90,7 @@ def _mark_breaks(stmts, flag):
 def _as_load(target):
     """A copy of an assignment target (a name or a tuple of names) as an expression."""
     node = copy.deepcopy(target)
-    for n in ast.walk(node):
+    for n in iter_nodes(node):
         if hasattr(n, "ctx"):
             n.ctx = ast.Load()
     return node
@@ -122,7 +123,7 @@ class JumpLowering:
     def run(self, fn: ast.FunctionDef) -> list[ast.stmt]:
         self.fn = fn
         body = list(fn.body)
-        returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        returns = [n for s in body for n in iter_nodes(s) if isinstance(n, ast.Return)]
         self.returns_value = any(r.value is not None for r in returns)
         early = not (len(returns) <= 1 and (not returns or body[-1] is returns[0]))
         if early:
@@ -256,10 +257,10 @@ class JumpLowering:
         skipped once a flag is set, so its trip count is the sequence's.  When its variables are
         read after the loop they must end on the element it left at, not the last one: the loop
         then runs over fresh names (``v_item``) and the guarded body assigns ``v = v_item``."""
-        own = {id(n) for n in ast.walk(loop)}
-        targets = sorted({n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)})
+        own = {id(n) for n in iter_nodes(loop)}
+        targets = sorted({n.id for n in iter_nodes(loop.target) if isinstance(n, ast.Name)})
         read_after = any(isinstance(n, ast.Name) and n.id in targets and isinstance(n.ctx, ast.Load)
-                         and id(n) not in own for n in ast.walk(self.fn))
+                         and id(n) not in own for n in iter_nodes(self.fn))
         target = loop.target
         if read_after:
             fresh = {x: self.alloc.fresh(x + "_item") for x in targets}

@@ -41,6 +41,7 @@ import copy
 
 from ..ir.nodes import Rename, name
 from .listvalues import assign, at_line, binop, canon_of, creation, int_names, is_bool, is_int, mk_call
+from ..ir.walk import iter_nodes
 
 #: what each list form becomes; ``scripts/supported_table.py`` writes it into ``docs/supported.md``.
 LIST_TABLE = {
@@ -78,15 +79,15 @@ def _trip(nz, call, like):
 
 
 def _names(e) -> set:
-    return {n.id for n in ast.walk(e) if isinstance(n, ast.Name)}
+    return {n.id for n in iter_nodes(e) if isinstance(n, ast.Name)}
 
 
 def _stored(stmts) -> set:
-    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for s in stmts for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _mentions(stmts, lst) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == lst for s in stmts for n in ast.walk(s))
+    return any(isinstance(n, ast.Name) and n.id == lst for s in stmts for n in iter_nodes(s))
 
 
 def _prod(terms):
@@ -334,20 +335,20 @@ class ListLowering:
     def _replace_init(alloc, init, held):
         ids = {id(e): h for e, h in zip(init, held)}
         for a in alloc:
-            for n in ast.walk(a):
+            for n in iter_nodes(a):
                 for fld, val in ast.iter_fields(n):
                     if isinstance(val, ast.expr) and id(val) in ids:
                         setattr(n, fld, copy.deepcopy(ids[id(val)]))
 
     def mutated(self, stmts) -> set:
         """Lists whose length ``stmts`` change (append/pop)."""
-        return {n.func.value.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Call) and
+        return {n.func.value.id for s in stmts for n in iter_nodes(s) if isinstance(n, ast.Call) and
                 self.method(n) is not None and n.func.attr in ("append", "pop")}
 
     def element_dtype(self, lst, init, rest) -> str:
         values = list(init)
         for s in rest:
-            for n in ast.walk(s):
+            for n in iter_nodes(s):
                 if isinstance(n, ast.Call) and self.method(n) == (lst, "append") and n.args:
                     values.append(n.args[0])
                 elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numba
 
 from ..ir.nodes import name
+from ..ir.walk import iter_nodes
 
 
 @dataclass
@@ -29,7 +30,7 @@ def mk_call(func, *args, keywords=()):
 
 def at_line(node, like):
     if hasattr(like, "lineno"):
-        for n in ast.walk(node):
+        for n in iter_nodes(node):
             if not hasattr(n, "lineno") and isinstance(n, (ast.stmt, ast.expr)):
                 ast.copy_location(n, like)
     return node
@@ -141,10 +142,10 @@ def is_bool(e) -> bool:
 def int_names(nz, tree) -> set:
     """Local names every assignment of which is an integer (the greatest such set)."""
     defs: dict = {}
-    for n in ast.walk(tree):
+    for n in iter_nodes(tree):
         if isinstance(n, ast.Assign):
             for t in n.targets:
-                for x in ast.walk(t):
+                for x in iter_nodes(t):
                     if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
                         defs.setdefault(x.id, []).append(n.value if t is x else None)
         elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
@@ -152,7 +153,7 @@ def int_names(nz, tree) -> set:
         elif isinstance(n, (ast.For, ast.comprehension)):
             loop = isinstance(n.iter, ast.Call) and (canon_of(nz, n.iter.func) or "").split(".")[-1] in \
                 ("range", "prange")
-            for x in ast.walk(n.target):
+            for x in iter_nodes(n.target):
                 if isinstance(x, ast.Name):
                     defs.setdefault(x.id, []).append(ast.Constant(0) if loop and x is n.target else None)
     ints = {k for k in defs if k not in nz.p.params}

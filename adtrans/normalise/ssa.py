@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.liveness import definitely_assigns, upward_exposed
-from ..ir.walk import iter_stmts, reads
+from ..ir.liveness import definitely_assigns, fixed_code, upward_exposed
+from ..ir.walk import iter_nodes, iter_stmts, reads
 
 
 def reads_outside_loops(body) -> dict:
@@ -31,7 +31,7 @@ def reads_outside_loops(body) -> dict:
 
 
 def _stores_in(stmts) -> set:
-    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for s in stmts for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 class _Reads(ast.NodeTransformer):
@@ -53,7 +53,7 @@ class SSA:
 
     def run(self, body, params):
         from collections import Counter
-        self.counts = Counter(n.id for st in body for n in ast.walk(st)
+        self.counts = Counter(n.id for st in body for n in iter_nodes(st)
                               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         self.counts.update(params)
         env = {p: p for p in params}
@@ -75,7 +75,8 @@ class SSA:
 
     def _body_local(self, loop) -> set:
         """Names of the loop body that every iteration assigns before reading."""
-        return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
+        with fixed_code():
+            return {x for x in _stores_in(loop.body) if not upward_exposed(loop.body, x)}
 
     def block(self, stmts, env, defined, frozen, cont):
         """``cont``: the statement lists that run after ``stmts`` (innermost first)."""
@@ -102,7 +103,7 @@ class SSA:
         """Give names private to this loop (its index too) their own names, when the same names
         are used elsewhere: ``for l in ...`` in two loops become two variables."""
         from collections import Counter
-        inner = Counter(n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        inner = Counter(n.id for n in iter_nodes(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         mapping = {}
         for x in sorted(self._body_local(loop) | ({loop.target.id} if isinstance(loop, ast.For) else set())):
             if x in self.arrays or self.counts[x] <= inner[x] or self.live_out(x, cont):
@@ -111,7 +112,7 @@ class SSA:
                 continue
             mapping[x] = self.fresh(x)
         if mapping:
-            for n in ast.walk(loop):
+            for n in iter_nodes(loop):
                 if isinstance(n, ast.Name) and n.id in mapping:
                     n.id = mapping[n.id]
 

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import Rename, name
-from ..ir.walk import array_target, is_product, iter_stmts, product_operands, reads, scalar_target
+from ..ir.walk import array_target, is_product, iter_nodes, iter_stmts, product_operands, reads, scalar_target
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
@@ -237,7 +237,7 @@ class Normaliser:
         self.resolver = resolver or Resolver(primal)
         self.global_arrays: dict = {}
         self.ext = ext      # target extension (adtrans.cuda): lowers calls/attributes of that target
-        self.locals = set(primal.params) | {n.id for n in ast.walk(primal.tree)
+        self.locals = set(primal.params) | {n.id for n in iter_nodes(primal.tree)
                                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         for v in self.views.values():        # a view parameter's base and index placeholders
             self.arrays.add(v.base)
@@ -245,7 +245,7 @@ class Normaliser:
                 self.array_info[v.base] = (v.base_ndim, v.dtype)
             self.locals |= {v.base} | {n.id for e in list(v.fixed.values()) + [x for a in v.axes for x in
                                                                               (a.start, a.length) if x is not None]
-                                       for n in ast.walk(e) if isinstance(n, ast.Name)}
+                                       for n in iter_nodes(e) if isinstance(n, ast.Name)}
 
     def fresh(self, base):
         name = self.alloc.fresh(base)
@@ -267,7 +267,7 @@ class Normaliser:
             body = lower.run(tree)
         except JumpError as exc:
             raise self.err(exc.node, str(exc), exc.hint) from None
-        self.locals |= {n.id for s in body for n in ast.walk(s)
+        self.locals |= {n.id for s in body for n in iter_nodes(s)
                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         if self.array_info is not None and not self.p.cuda:
             self.lowering = ArrayLowering(self, self.array_info, self.views, getattr(self, "scalar_types", None))
@@ -291,7 +291,7 @@ class Normaliser:
             if isinstance(s, ast.If):
                 s.body = self.freeze_branch_tests(s.body)
                 s.orelse = self.freeze_branch_tests(s.orelse)
-                assigned = {n.id for b in s.body + s.orelse for n in ast.walk(b)
+                assigned = {n.id for b in s.body + s.orelse for n in iter_nodes(b)
                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
                 if s.test.id in assigned:
                     c = self.fresh(s.test.id + "_taken")
@@ -478,7 +478,7 @@ class Normaliser:
             raise self.err(s, f"loop over `{ast.unparse(it)}`",
                            "loop over range(...) or numba.prange(...) and index the array")
         args = [self.atom(a, out, s.target.id + "_bound") for a in it.args]
-        assigned_in_body = {n.id for b in s.body for n in ast.walk(b)
+        assigned_in_body = {n.id for b in s.body for n in iter_nodes(b)
                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         # bounds are evaluated once: copy any the body reassigns
         for k, a in enumerate(args):
@@ -516,7 +516,7 @@ class Normaliser:
         rhs = self.rhs(expr, out, target)
         if isinstance(rhs, list):       # tuple result of a helper
             raise self.err(like, "assigning a tuple to one name", "unpack it: `a, b = f(...)`")
-        if target in {n.id for n in ast.walk(rhs) if isinstance(n, ast.Name)} and not is_atom(rhs):
+        if target in {n.id for n in iter_nodes(rhs) if isinstance(n, ast.Name)} and not is_atom(rhs):
             tmp = self.fresh(target)
             out.append(ast.copy_location(ast.Assign(targets=[name(tmp, True)], value=rhs), like))
             rhs = name(tmp)
@@ -828,7 +828,7 @@ class Normaliser:
         for p, a in zip(hp.params, args):
             if p in array_params:
                 mapping[p] = a.id
-        local_names = {n.id for s in inner.body for n in ast.walk(s)
+        local_names = {n.id for s in inner.body for n in iter_nodes(s)
                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         local_names |= set(inner.params) | set(inner.results)
         for n in sorted(local_names):

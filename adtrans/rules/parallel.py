@@ -25,12 +25,13 @@ from ..analyse.types import scalar_dtype_name
 from ..ir.affine import AffineMap, unique_position
 from ..ir.markers import comment
 from ..ir.nodes import name
+from ..ir.walk import iter_nodes
 
 
 def _shadow_accesses(body, shadow_names):
     out = {s: [] for s in shadow_names}
     kinds = {s: set() for s in shadow_names}
-    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+    for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
             t = node.target
             if isinstance(t.value, ast.Name) and t.value.id in out:
@@ -177,13 +178,13 @@ class PrangeRewriter:
             notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
                          f"adds into {d} itself, each other thread into its own copy; memory "
                          f"(n_threads - 1) x {d}.size")
-            for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
                     node.value = name(here)
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in inverse and inverse[node.target.id] in scope.live_in:
                 written.add(node.target.id)
@@ -191,7 +192,7 @@ class PrangeRewriter:
         for d in sorted(written):
             x = inverse[d]
             part = b.norm.alloc.fresh(d + "_part")
-            for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Name) and node.id == d:
                     node.id = part
             thread, nthreads = thread_ids()

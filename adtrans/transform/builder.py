@@ -35,8 +35,8 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import (array_target, forward_only, is_product, iter_stmts, makes_array, product_operands, reads,
-                       scalar_target)
+from ..ir.walk import (array_target, forward_only, is_product, iter_nodes, iter_stmts, loaded_names, makes_array,
+                       product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -48,12 +48,12 @@ from ..rules.statements import StatementRules
 
 def _loads(s) -> set:
     """Names ``s`` (nested statements included) reads."""
-    return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return loaded_names(s)
 
 
 def _stores(stmts) -> set:
     """Names ``stmts`` (nested statements included) assign."""
-    return {n.id for s in stmts for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return set().union(*map(stored_names, stmts))
 
 
 def tag_reverse(rev, s):
@@ -172,7 +172,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
     def touch(self, code, scope):
         """Register the scalar adjoints ``code`` uses with the scope that owns them."""
         inverse = {v: k for k, v in self.adj_names.items()}
-        for n in ast.walk(ast.Module(body=list(code), type_ignores=[])):
+        for n in iter_nodes(ast.Module(body=list(code), type_ignores=[])):
             if isinstance(n, ast.Name) and n.id in inverse:
                 x = inverse[n.id]
                 if is_array(self.types.get(x)):
@@ -184,7 +184,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
 
     def need(self, code):
         for s in code:
-            for n in ast.walk(s):
+            for n in iter_nodes(s):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                     self.needed.add(n.id)
 
@@ -193,7 +193,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         """Forward then reverse statements of ``stmts`` (a scope's body), fusing the last loop
         whose reverse can run during the forward sweep."""
         if stmts and isinstance(stmts[-1], ast.If) and any(
-                isinstance(n, (ast.For, ast.While)) for n in ast.walk(stmts[-1])):
+                isinstance(n, (ast.For, ast.While)) for n in iter_nodes(stmts[-1])):
             return self.fuse_if(stmts[:-1], stmts[-1], scope)
         # try the loops doing the most work first: fusing one saves a pass over it
         loops = [k for k, L in enumerate(stmts) if isinstance(L, ast.For)]
@@ -234,7 +234,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             else:
                 late.append(s)
                 # everything it assigns or stores into (also inside an if or loop) stays after the loop
-                assigned |= {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                assigned |= {n.id for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
                 written = written | self.body_arrays([s])[1]
         return early, late
 
@@ -260,7 +260,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             scope.seen = saved_seen
             return None
         # only values the reverse of s1 reads need restoring after the fused loop
-        r1_reads = {n.id for st in r1 for n in ast.walk(st) if isinstance(n, ast.Name)}
+        r1_reads = {n.id for st in r1 for n in iter_nodes(st) if isinstance(n, ast.Name)}
         saves, pops = self.compound_save(loop, scope, restrict=r1_reads)
         fused = self.fused_loop(loop, scope)
         self.need(r1)
@@ -270,20 +270,20 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
     def can_run_first(self, r2, f2, loop) -> bool:
         """Whether reverse code ``r2`` can run before ``loop`` and the forward code ``f2``."""
         module = ast.Module(body=list(r2), type_ignores=[])
-        for n in ast.walk(module):
+        for n in iter_nodes(module):
             if isinstance(n, ast.stmt) and (is_marker(n, PUSH) or is_marker(n, POP)):
                 return False
             if isinstance(n, ast.Name) and n.id.startswith("top") and isinstance(n.ctx, ast.Store):
                 return False
         produced = assigned_scalars(loop.body)
         produced.add(loop.target.id)
-        produced |= {n.id for st in f2 for n in ast.walk(st) if isinstance(n, ast.Name)
+        produced |= {n.id for st in f2 for n in iter_nodes(st) if isinstance(n, ast.Name)
                      and isinstance(n.ctx, ast.Store)}
         if any(upward_exposed(r2, x) for x in produced):
             return False
         _, written, _ = self.body_arrays(loop.body)
         _, written2, _ = self.body_arrays(f2)
-        read_arrays = {n.value.id for n in ast.walk(module) if isinstance(n, ast.Subscript)
+        read_arrays = {n.value.id for n in iter_nodes(module) if isinstance(n, ast.Subscript)
                        and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
         return not (read_arrays & (written | written2))
 
@@ -488,7 +488,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
     def rename(self, node, scope):
         if not scope.renames:
             return node
-        for n in ast.walk(node):
+        for n in iter_nodes(node):
             if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in scope.renames:
                 n.value = name(scope.renames[n.value.id])
         return node

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.walk import iter_stmts
+from ..ir.walk import iter_nodes, iter_stmts
 
 
 def _tape_of(s):
@@ -41,7 +41,7 @@ def _pushed_tapes(stmts) -> list:
 
 
 def _stores(s) -> set:
-    return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _assigned(stmts) -> set:
@@ -52,7 +52,7 @@ def _assigned(stmts) -> set:
 
 
 def _loads(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in iter_nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _trips(loop) -> str | None:

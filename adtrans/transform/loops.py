@@ -10,7 +10,7 @@ from ..analyse.loops import assigned_scalars, loop_is_prange
 from ..ir.markers import SCOPE_START, comment, marker, save_restore
 from ..ir.affine import AffineMap
 from ..ir.liveness import upward_exposed
-from ..ir.walk import forward_only, is_alloc, reads, scalar_target
+from ..ir.walk import forward_only, is_alloc, iter_nodes, reads, scalar_target
 from ..rules.derivatives import COSTLY
 from .scope import Scope
 from ..ir.nodes import name
@@ -43,10 +43,10 @@ class LoopStrategies:
         _, written, _ = self.body_arrays(L.body)
         if written:
             return False
-        for n in ast.walk(ast.Module(body=list(L.body), type_ignores=[])):
+        for n in iter_nodes(ast.Module(body=list(L.body), type_ignores=[])):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and self.is_active(n.id):
                 return False
-        return not any(isinstance(n, ast.While) for n in ast.walk(L))
+        return not any(isinstance(n, ast.While) for n in iter_nodes(L))
 
     def loop(self, L, scope, depth):
         if isinstance(L, ast.For) and self.passive(L):
@@ -130,7 +130,7 @@ class LoopStrategies:
                 continue
             if x not in self.types or is_array(self.types.get(x)) or reads(s.value) & (variant - found):
                 continue
-            if any(isinstance(n, ast.Call) and self.intrinsic_key(n) is None for n in ast.walk(s.value)):
+            if any(isinstance(n, ast.Call) and self.intrinsic_key(n) is None for n in iter_nodes(s.value)):
                 continue
             if {self.root_array(a) for a in self.body_arrays([s])[0]} & written or upward_exposed(L.body, x):
                 continue
@@ -152,7 +152,7 @@ class LoopStrategies:
         f, r = self.block(L.body, scope, depth + 1)
         self.saved_per_loop -= ids
         redone = self.cheap_redone.pop(id(L.body), [])
-        read_back = {n.id for st in r for n in ast.walk(st) if isinstance(n, ast.Name)}
+        read_back = {n.id for st in r for n in iter_nodes(st) if isinstance(n, ast.Name)}
         once = [s.targets[0].id for s in invariant if s.targets[0].id not in redone and s.targets[0].id in read_back]
         choice = f"; saved once, not per iteration (loop-invariant): {', '.join(once)}" if once else ""
         if redone:
@@ -393,7 +393,7 @@ class LoopStrategies:
                     continue            # an outer scalar's adjoint: summed once, by the first term
                 body.append(copy.deepcopy(s))
             code = head + body
-            used = sorted({n.id for n in ast.walk(ast.Module(body=code, type_ignores=[])) if isinstance(n, ast.Name)
+            used = sorted({n.id for n in iter_nodes(ast.Module(body=code, type_ignores=[])) if isinstance(n, ast.Name)
                            and n.id in inverse and not is_array(self.types.get(inverse[n.id]))
                            and inverse[n.id] not in child.live_in})
             return [ast.Assign(targets=[name(d, True)], value=self.zero(inverse[d])) for d in used] + code
@@ -469,7 +469,7 @@ class LoopStrategies:
             return [], []
         inverse = {v: k for k, v in self.adj_names.items()}
         targets = set()
-        for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+        for n in iter_nodes(ast.Module(body=loop.body, type_ignores=[])):
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in inverse \
                     and inverse[n.target.id] in scope.live_in and not is_array(self.types.get(inverse[n.target.id])):
                 targets.add(n.target.id)
@@ -482,7 +482,7 @@ class LoopStrategies:
             dt = scalar_dtype_name(self.types[inverse[d]])
             # allocated once per thread-private scope; each use leaves it zeroed
             scope.tape_scope.hoisted.append(ast.parse(f"{lanes} = np.zeros({args[0].value}, np.{dt})").body[0])
-            for n in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
+            for n in iter_nodes(ast.Module(body=loop.body, type_ignores=[])):
                 if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == d:
                     n.target = ast.Subscript(value=name(lanes), slice=name(i), ctx=ast.Store())
             k = self.norm.alloc.fresh("lane")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import rewrite_stmts
+from ..ir.walk import iter_nodes, rewrite_stmts
 from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
 from ..rules.parallel import PrangeRewriter
 from .capacity import CapacityPlanner
@@ -20,9 +20,9 @@ from .capacity import CapacityPlanner
 def conditional_names(body) -> set:
     """Scalars assigned inside an ``if`` anywhere in ``body``."""
     out = set()
-    for node in ast.walk(ast.Module(body=list(body), type_ignores=[])):
+    for node in iter_nodes(ast.Module(body=list(body), type_ignores=[])):
         if isinstance(node, ast.If):
-            for sub in ast.walk(ast.Module(body=node.body + node.orelse, type_ignores=[])):
+            for sub in iter_nodes(ast.Module(body=node.body + node.orelse, type_ignores=[])):
                 if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Name):
                     out.add(sub.targets[0].id)
     return out
@@ -47,7 +47,7 @@ def _array_pop(stmts, k):
 def _pushes_onto(stmts, tape) -> bool:
     return any(getattr(n, "adtrans_tape", (None, None))[0] in ("push", "push_array") and n.adtrans_tape[1] == tape
                or (isinstance(n, ast.Call) and ast.unparse(n.func) == "tape_grow")
-               for s in stmts for n in ast.walk(s))
+               for s in stmts for n in iter_nodes(s))
 
 
 def pops_as_views(stmts) -> list:
@@ -67,7 +67,7 @@ def pops_as_views(stmts) -> list:
         if hit is not None:
             x, tape, top, src = hit
             uses = [j for j in range(k + 2, len(out)) if any(isinstance(n, ast.Name) and n.id == x
-                                                              for n in ast.walk(out[j]))]
+                                                              for n in iter_nodes(out[j]))]
             if uses and not _pushes_onto(out[k + 2:uses[-1] + 1], tape):
                 step = ast.parse(f"{top} -= {src}.size").body[0]
                 step.adtrans_tape = ("pop", tape, top)

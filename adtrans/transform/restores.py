@@ -16,10 +16,11 @@ from __future__ import annotations
 import ast
 
 from ..ir.markers import POP, PUSH, is_marker
+from ..ir.walk import iter_nodes
 
 
 def _names(node, ctx) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+    return {n.id for n in iter_nodes(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
 
 
 def _uses_defs(s, live_pairs):
@@ -99,7 +100,7 @@ def drop_dead_restores(body: list) -> list:
     whose name is live after them, count those pairs' pushes as reads, and repeat until
     the set of live pairs stops growing; a push feeding only dead pops is dead too.
     """
-    pairs = {s.value.args[2].value for n in body for s in ast.walk(n)
+    pairs = {s.value.args[2].value for n in body for s in iter_nodes(n)
              if is_marker(s, PUSH) or is_marker(s, POP)}
     live: set = set()
     while True:
@@ -123,7 +124,7 @@ def _uses(s, x) -> bool:
     """Whether statement ``s`` (nested statements included) may read ``x``, restore it or
     assign it other than by a plain ``x = ...`` at its top."""
     plain = _dead_store(s, x)
-    for n in ast.walk(s.value if plain else s):
+    for n in iter_nodes(s.value if plain else s):
         if isinstance(n, ast.Name) and n.id == x:
             return True
         if isinstance(n, ast.stmt) and (is_marker(n, POP) or is_marker(n, PUSH)) and n.value.args[0].value == x:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ..ir.names import names_in
 from ..rules.derivatives import INTRINSIC
 from ..rules.scalar import jvp
+from ..ir.walk import iter_nodes
 
 #: calls whose value has no tangent (integers, booleans, sizes, allocation sizes)
 _PASSIVE_CALLS = {"int", "bool", "len", "range", "num_threads", "thread_id", "numba.prange", "prange"}
@@ -118,7 +119,7 @@ class _Tangents:
 
     def _local_arrays(self, func) -> set:
         out = set()
-        for node in ast.walk(func):
+        for node in iter_nodes(func):
             if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
                 out.add(node.value.id)
             elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
@@ -130,7 +131,7 @@ class _Tangents:
     def _integer_arrays(self, func) -> set:
         """Local arrays allocated with an integer or boolean dtype (they never carry tangents)."""
         out = set()
-        for node in ast.walk(func):
+        for node in iter_nodes(func):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
                     _dotted(node.value.func) in _ALLOCATIONS and len(node.targets) == 1 and \
                     isinstance(node.targets[0], ast.Name):
@@ -160,11 +161,11 @@ class _Tangents:
         if isinstance(e, ast.Subscript) and not isinstance(e.value, ast.Name):
             if isinstance(e.value, ast.Attribute) and e.value.attr in ("shape", "strides"):
                 return None
-            if any(isinstance(n, ast.Name) and n.id in self.varied for n in ast.walk(e.value)):
+            if any(isinstance(n, ast.Name) and n.id in self.varied for n in iter_nodes(e.value)):
                 self.fail(e, "an indexed expression carrying a tangent")
             return None
         if isinstance(e, ast.Attribute) and e.attr not in ("shape", "size", "ndim", "dtype"):
-            if any(isinstance(n, ast.Name) and n.id in self.varied for n in ast.walk(e)):
+            if any(isinstance(n, ast.Name) and n.id in self.varied for n in iter_nodes(e)):
                 self.fail(e, f"the attribute .{e.attr} of a value carrying a tangent")
             return None
         if isinstance(e, ast.Subscript):
@@ -203,7 +204,7 @@ class _Tangents:
                                                  for t, p in zip(ts, rule.partials + (None,) * len(ts))):
                 self.fail(e, f"a call of {fn} with an argument carrying a tangent")
             return self._combine("call", name, e.args, e, ts)
-        if any(isinstance(n, ast.Name) and n.id in self.varied for n in ast.walk(e)):
+        if any(isinstance(n, ast.Name) and n.id in self.varied for n in iter_nodes(e)):
             self.fail(e, f"an expression of kind {type(e).__name__}")
         return None
 
@@ -257,7 +258,7 @@ class _Tangents:
                         self._couple(group)
                         self.aliases.append(group)
                     elif any(isinstance(n, ast.Name) and n.id in self.arrays and n.id in self.varied
-                             for n in ast.walk(v)):
+                             for n in iter_nodes(v)):
                         self.varied.add(s.targets[0].id)     # refused where it is bound
                 elif fn not in _ALLOCATIONS:
                     for t in s.targets:
@@ -319,12 +320,12 @@ class _Tangents:
         return out
 
     def _reads(self, s) -> set:
-        return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and n.id.startswith(self.prefix)}
+        return {n.id for n in iter_nodes(s) if isinstance(n, ast.Name) and n.id.startswith(self.prefix)}
 
     def prune(self, body, needed: set) -> list:
         """``body`` without the tangent statements whose tangents reach no output (``needed``:
         the tangents returned or left in shadow arrays); a liveness fixed point over names."""
-        tangent_stmts = [n for n in ast.walk(ast.Module(body=body, type_ignores=[])) if id(n) in self.emitted]
+        tangent_stmts = [n for n in iter_nodes(ast.Module(body=body, type_ignores=[])) if id(n) in self.emitted]
         needed = set(needed)
         while True:
             before = len(needed)
@@ -399,7 +400,7 @@ class _Tangents:
                 self.fail(s, "an array filled with a value carrying a tangent")
             return [ast.parse(f"{self.dot(name)}.fill(0.0)").body[0], s]
         if isinstance(s, ast.Expr):
-            if any(isinstance(n, ast.Name) and n.id in self.varied and n.id in self.arrays for n in ast.walk(s)):
+            if any(isinstance(n, ast.Name) and n.id in self.varied and n.id in self.arrays for n in iter_nodes(s)):
                 self.fail(s, "a call with an array carrying a tangent")
             return [s]
         self.fail(s, f"a statement of kind {type(s).__name__}")
@@ -495,7 +496,7 @@ class _Tangents:
         local_arrays = sorted((self.varied & self.arrays) - param_names)
         for n in local_arrays:      # every array carrying a tangent is allocated where it is bound
             if not any(isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == n for t in s.targets)
-                       for s in ast.walk(self.func)):
+                       for s in iter_nodes(self.func)):
                 self.fail(self.func, f"array {n} of unknown origin")
         for s in inits:
             self.emitted.add(id(s))
@@ -509,7 +510,7 @@ class _Tangents:
                 needed |= self._reads(node)
         body = self.prune(body, needed)
         returns = []
-        for node in ast.walk(self.func):
+        for node in iter_nodes(self.func):
             if isinstance(node, ast.Return) and node.value is not None:
                 returns = [ast.unparse(e) for e in (node.value.elts if isinstance(node.value, ast.Tuple)
                                                     else [node.value])]
@@ -517,7 +518,7 @@ class _Tangents:
                                                             kw_defaults=[], kwarg=None, defaults=[]),
                                body=body, decorator_list=[], returns=None)
         arrays = self.arrays | {self.dot(n) for n in self.arrays}
-        scalars = frozenset(n.id for n in ast.walk(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        scalars = frozenset(n.id for n in iter_nodes(fdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
                             and n.id not in arrays)
         return Tangent(ast.fix_missing_locations(fdef), params, returns, scalars)
 

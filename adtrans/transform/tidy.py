@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.markers import comment
+from ..ir.walk import all_names, dotted, iter_nodes, stored_names, unstored_names
 from ..ir.nodes import Rename
 
 # calls without side effects (their results may be dropped when unused)
@@ -67,23 +68,16 @@ def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
 
 
 # --------------------------------------------------------------------------- helpers
-def _loads(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(getattr(n, "ctx", None), ast.Store)}
-
-
-def _stores(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(getattr(n, "ctx", None), ast.Store)}
-
-
-def _mentions(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+_loads = unstored_names
+_stores = stored_names
+_mentions = all_names
 
 
 def _stored_names(body) -> dict:
     """How many times each name is stored; under ``("uses", name)``, how many times it is read."""
     count: dict = {}
     for s in body:
-        for n in ast.walk(s):
+        for n in iter_nodes(s):
             if isinstance(n, ast.Name):
                 key = n.id if isinstance(getattr(n, "ctx", None), ast.Store) else ("uses", n.id)
                 count[key] = count.get(key, 0) + 1
@@ -99,9 +93,9 @@ def _header_loads(s) -> set:
 
 
 def _is_pure(e) -> bool:
-    for n in ast.walk(e):
+    for n in iter_nodes(e):
         if isinstance(n, ast.Call):
-            f = ast.unparse(n.func)
+            f = dotted(n.func)
             if not (f in _PURE_CALLS or f.startswith(_PURE_PREFIXES)):
                 return False
         elif isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)):
@@ -123,12 +117,12 @@ def _is_zero(e) -> bool:
     """``0.0`` or ``np.float32(0)``: a float zero (integer zeros are counters, left alone)."""
     if isinstance(e, ast.Constant):
         return type(e.value) is float and e.value == 0.0
-    return (isinstance(e, ast.Call) and ast.unparse(e.func) in ("np.float32", "np.float64") and len(e.args) == 1
+    return (isinstance(e, ast.Call) and dotted(e.func) in ("np.float32", "np.float64") and len(e.args) == 1
             and isinstance(e.args[0], ast.Constant) and e.args[0].value == 0 and not e.keywords)
 
 
 def _is_prange(s) -> bool:
-    return isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and ast.unparse(s.iter.func) in (
+    return isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and dotted(s.iter.func) in (
         "numba.prange", "prange")
 
 
@@ -252,14 +246,17 @@ def _zero_fold(stmts, zero: set, rewrite=True) -> set:
     return zero
 
 
-def _dead_stores(stmts, live_after: set, scalars, remove=True):
-    """Drop pure scalar stores whose target is not live; returns ``(stmts, live_before)``."""
+def _dead_stores(stmts, live_after: set, scalars, remove=True, memo=None):
+    """Drop pure scalar stores whose target is not live; returns ``(stmts, live_before)``.
+    ``memo``: id of a simple statement -> (statement, what it stores, what it reads), shared by
+    the loop fixpoints of one call (which revisit inner bodies; simple statements do not change)."""
+    memo = {} if memo is None else memo
     live = set(live_after)
     out = []
     for s in reversed(stmts):
         if isinstance(s, ast.If):
-            body, lb = _dead_stores(s.body, live, scalars, remove)
-            orelse, lo = _dead_stores(s.orelse, live, scalars, remove)
+            body, lb = _dead_stores(s.body, live, scalars, remove, memo)
+            orelse, lo = _dead_stores(s.orelse, live, scalars, remove, memo)
             if remove:
                 s.body, s.orelse = body, orelse
             live = lb | lo | _loads(s.test)
@@ -269,22 +266,25 @@ def _dead_stores(stmts, live_after: set, scalars, remove=True):
             carried = set()
             while True:
                 end = live | (carried - target) | (header if isinstance(s, ast.While) else set())
-                _, lin = _dead_stores(s.body, end, scalars, remove=False)
+                _, lin = _dead_stores(s.body, end, scalars, False, memo)
                 if lin <= carried:
                     break
                 carried |= lin
             end = live | (carried - target) | (header if isinstance(s, ast.While) else set())
             if remove:
-                s.body = _dead_stores(s.body, end, scalars)[0]
+                s.body = _dead_stores(s.body, end, scalars, True, memo)[0]
             live = live | (carried - target) | header
         else:
-            x = _scalar_store(s, scalars)
+            hit = memo.get(id(s))
+            if hit is None or hit[0] is not s:
+                hit = memo[id(s)] = (s, _scalar_store(s, scalars), _loads(s))
+            x = hit[1]
             if remove and x is not None and x not in live:
                 continue
             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-                live = (live - {s.targets[0].id}) | _loads(s)
+                live = (live - {s.targets[0].id}) | hit[2]
             else:
-                live = live | _loads(s)
+                live = live | hit[2]
         out.append(s)
     out.reverse()
     return out, live
@@ -294,7 +294,7 @@ def _propagate_params(func, params):
     """``a = p`` with ``p`` a parameter never reassigned and ``a`` assigned once: use ``p`` for ``a``."""
     stored = _stored_names(func.body)
     copies = {}
-    for s in ast.walk(ast.Module(body=func.body, type_ignores=[])):
+    for s in iter_nodes(ast.Module(body=func.body, type_ignores=[])):
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                 and isinstance(s.value, ast.Name) and s.value.id in params and s.value.id not in stored \
                 and stored.get(s.targets[0].id) == 1 and s.targets[0].id not in params:
@@ -330,7 +330,7 @@ def _propagate_copies(stmts, stored):
             if a != b and b not in stored_after and loads_after.get(a, 0) == stored.get(("uses", a), 0):
                 mapping[a] = b
                 drop.add(k)
-        for n in ast.walk(s):
+        for n in iter_nodes(s):
             if isinstance(n, ast.Name):
                 if isinstance(getattr(n, "ctx", None), ast.Store):
                     stored_after.add(n.id)
