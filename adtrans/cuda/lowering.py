@@ -35,7 +35,9 @@ below), then:
    a taped one (the tape grows by the array's size per save).  Such copies of *global*
    arrays would be whole-array copies per thread and raise
    :class:`~adtrans.errors.UnsupportedError`.
-5. The trailing ``return`` goes (kernels return nothing).
+5. **Scratch arrays of the engine** (``d_s_lanes = np.zeros(6, np.float64)``: one adjoint slot
+   per iteration of a short fused loop) become zeroed per-thread ``cuda.local.array``s.
+6. The trailing ``return`` goes (kernels return nothing).
 """
 from __future__ import annotations
 
@@ -177,6 +179,7 @@ class CudaLowering(MarkerLowering):
         self.primal_atomics(body)
         self.shadow_updates(body, shadows)
         self.local_copies(body)
+        self.scratch_zeros(body)
         tape_head, tape_tail = self.tapes(body)
         self.check_gpu_forms(body)
         head = self.shadow_allocations(shadows, allocs)
@@ -407,6 +410,20 @@ class CudaLowering(MarkerLowering):
                         return out
             out.append(s)
             return out
+        body[:] = rewrite_stmts(body, one)
+
+    def scratch_zeros(self, body):
+        """Zeroed scratch arrays of the engine (``d_s_lanes = np.zeros(6, np.float64)``, one slot per
+        iteration of a short fused loop) become zeroed per-thread ``cuda.local.array``s."""
+        def one(s):
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                    isinstance(s.value, ast.Call) and ast.unparse(s.value.func) == "np.zeros" and \
+                    len(s.value.args) == 2 and not s.value.keywords and \
+                    isinstance(s.value.args[0], ast.Constant) and type(s.value.args[0].value) is int:
+                x, n, dt = s.targets[0].id, s.value.args[0].value, ast.unparse(s.value.args[1])
+                return _parse(f"{x} = cuda.local.array({n}, {dt})") + \
+                    self.elementwise([n], lambda i, fl: f"{x}[{i}] = 0")
+            return [s]
         body[:] = rewrite_stmts(body, one)
 
     # --------------------------------------------------------------- tapes
