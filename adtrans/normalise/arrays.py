@@ -801,6 +801,38 @@ class ArrayLowering:
         loop.body = kept or [ast.Pass()]
         return located(moved, loop)
 
+    def parallel_checks(self, loop):
+        """The shape checks :meth:`hoist_checks` leaves in the body of a ``prange`` loop (under an
+        ``if``, in a nested loop, or testing names the body assigns, ``m = lens[i]``) count instead
+        of raising, and the loop raises after it: ``mismatch = 0`` before the loop, ``if a != b:
+        mismatch += 1`` (a reduction) ``else: <the rest of the block>`` in the body, ``if mismatch
+        > 0: raise ValueError(...)`` after it.  A body with an exit would make Numba run the loop
+        serially; skipping the rest of the block keeps a mismatched iteration from reading out of
+        bounds.  Returns (statements before the loop, statements after it)."""
+        before, after = [], []
+
+        def block(stmts):
+            out = []
+            for k, q in enumerate(stmts):
+                if isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False):
+                    count = self.fresh("mismatch")
+                    self.sdt[count] = "int64"
+                    before.append(ast.Assign(targets=[N(count, True)], value=C(0)))
+                    after.append(ast.If(test=ast.Compare(left=N(count), ops=[ast.Gt()], comparators=[C(0)]),
+                                        body=q.body, orelse=[]))
+                    q.body = [ast.AugAssign(target=N(count, True), op=ast.Add(), value=C(1))]
+                    q.orelse = block(stmts[k + 1:])
+                    q.adtrans_shape_check = False
+                    out.append(q)
+                    return out
+                if isinstance(q, (ast.If, ast.For, ast.While)):
+                    q.body = block(q.body) or [ast.Pass()]
+                    q.orelse = block(q.orelse)
+                out.append(q)
+            return out
+        loop.body = block(loop.body)
+        return located(before, loop), located(after, loop)
+
     # ------------------------------------------------------------- control
     def for_(self, s, pre):
         it = s.iter
@@ -810,7 +842,11 @@ class ArrayLowering:
             if isinstance(s.target, ast.Name):
                 self.sdt[s.target.id] = "int64"
             s.body = self.body(s.body)
-            return self.hoist_checks(s) + [s]
+            hoisted = self.hoist_checks(s)
+            if not (self.canon(it.func) or "").endswith("prange"):
+                return hoisted + [s]
+            before, after = self.parallel_checks(s)
+            return hoisted + before + [s] + after
         if self.ndim(it) > 0 and isinstance(s.target, ast.Name):
             arr = self.value(it, pre)
             k = self.fresh(s.target.id + "_k")
