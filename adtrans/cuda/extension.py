@@ -140,7 +140,7 @@ class CudaExtension:
         elts = shape.elts if isinstance(shape, ast.Tuple) else [shape]
         dims = []
         for e in elts:
-            a = n.atom(e, out, "shape")
+            a = _folded(n, e)
             if not (isinstance(a, ast.Constant) and isinstance(a.value, int) and a.value > 0):
                 raise n.err(expr, f"{dotted} with shape `{ast.unparse(shape)}`",
                             "the shape of a CUDA shared or local array must be a constant (a literal or "
@@ -172,6 +172,23 @@ class CudaExtension:
         stmt.adtrans_atomic = member
         out.append(ast.copy_location(stmt, expr))
         return None
+
+
+_FOLD = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+         ast.FloorDiv: lambda a, b: a // b if b else None}
+
+
+def _folded(n, e):
+    """``e`` as an integer constant where it is one: a literal, a module-level integer, or ``+ - * //``
+    of those (``TPB + 2``, ``2 * TILE``), else what the normaliser's ``atom`` makes of it."""
+    if isinstance(e, ast.BinOp) and type(e.op) in _FOLD:
+        a, b = _folded(n, e.left), _folded(n, e.right)
+        if all(isinstance(v, ast.Constant) and type(v.value) is int for v in (a, b)):
+            v = _FOLD[type(e.op)](a.value, b.value)
+            if v is not None:
+                return ast.Constant(v)
+        return e
+    return n.atom(e, [], "shape")
 
 
 # ------------------------------------------------------------------ typing stand-ins
