@@ -475,6 +475,9 @@ class CudaLowering(MarkerLowering):
                         ast.unparse(s).splitlines()[0] == header and getattr(s, "lineno", None):
                     where = s
                     break
+            if where is not self.primal.tree:     # the user's loop header, not the normalised one
+                head = ast.Pass(lineno=where.lineno, end_lineno=where.lineno, col_offset=0)
+                header = (self.primal.line_text(head) or header).rstrip(":") + ":"
             raise self.primal.error(
                 where,
                 f"the CUDA adjoint needs a tape of {names[tape][1]} values in `{header}`, a loop whose trip "
