@@ -350,7 +350,49 @@ def to_polar_np(xy, rt):
     rt[:, 1] = np.arctan2(xy[:, 1], xy[:, 0])
 
 
+# ------------------ 18. blockIdx * blockDim + threadIdx, a device helper writing the output
+@cuda.jit(device=True)
+def store_scaled(out, i, v, s=2.0):
+    out[i] = s * v
+
+
+@cuda.jit
+def helper_writes(x, out):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if i < x.shape[0]:
+        store_scaled(out, i, math.sin(x[i]))
+
+
+def helper_writes_np(x, out):
+    out[:] = 2.0 * np.sin(x)
+
+
+# ----------------------------------------- 19. explicit 2-D row/col from block and thread
+@cuda.jit
+def explicit_2d(A, B):
+    row = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y
+    col = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    if row < A.shape[0] and col < A.shape[1]:
+        B[row, col] = A[row, col] * A[row, col] + math.cosh(A[row, col])
+
+
+def explicit_2d_np(A, B):
+    B[:] = A * A + np.cosh(A)
+
+
 # ------------------------------------------------------------------ refused
+@cuda.jit
+def warp_sum(x, out):
+    i = cuda.grid(1)
+    v = x[i] * x[i]
+    off = 16
+    while off > 0:
+        v += cuda.shfl_down_sync(0xffffffff, v, off)  # <- warp shuffles have no adjoint rule yet
+        off //= 2
+    if cuda.laneid == 0:
+        cuda.atomic.add(out, 0, v)
+
+
 @cuda.jit
 def shared_runtime_shape(x, out):
     sh = cuda.shared.array(x.shape[0], float64)  # <- a shared array's shape must be a constant
@@ -396,4 +438,7 @@ def cases():
         "conv1d": (conv1d, conv1d_np, [f(44), f(5), np.zeros(40)], ("dup", "dup", "dup"), (2, 32)),
         "shared_halo": (shared_halo, shared_halo_np, [f(64), np.zeros(64)], ("dup", "dup"), (2, TPB)),
         "to_polar": (to_polar, to_polar_np, [f(40, 2), np.zeros((40, 2))], ("dup", "dup"), (2, 32)),
+        "helper_writes": (helper_writes, helper_writes_np, [f(50), np.zeros(50)], ("dup", "dup"), (2, 32)),
+        "explicit_2d": (explicit_2d, explicit_2d_np, [f(10, 12), np.zeros((10, 12))], ("dup", "dup"),
+                        ((2, 2), (8, 8))),
     }

@@ -93,6 +93,30 @@ def test_gradient_matches_finite_differences_of_numpy(name):
 
 
 @launches
+@pytest.mark.parametrize("name", NAMES)
+def test_float32_gradient(name):
+    """The same kernels launched on float32 arrays: float32 shadows, the float64 gradient to float32
+    precision."""
+    kernel, ref, args, activity, config = K.cases()[name]
+    a32 = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
+    a64 = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in a32]
+    rng = np.random.default_rng(2)
+    weights = {j: rng.standard_normal(a.shape) for j, (a, t) in enumerate(zip(args, activity)) if t == "dup"}
+    flat, shadows = [], {}
+    for j, (a, t) in enumerate(zip(_copy(a32), activity)):
+        flat.append(a)
+        if t == "dup":
+            shadows[j] = weights[j].astype(np.float32)
+            flat.append(shadows[j])
+    adjoint_of(name)[config](*flat)
+    fd = finite_differences(ref, a64, weights)
+    for j in weights:
+        assert shadows[j].dtype == np.float32
+        scale = max(1.0, float(np.max(np.abs(fd[j]))))
+        assert float(np.max(np.abs(shadows[j] - fd[j]))) <= 2e-5 * scale, (name, j)
+
+
+@launches
 def test_tiled_matmul_tape_overflow_is_nan_not_wrong():
     """With a capacity below what the tiles need, the gradient is NaN, never silently wrong."""
     kernel, _, args, activity, config = K.cases()["tiled_matmul"]
@@ -183,6 +207,14 @@ def test_shared_array_of_runtime_shape_is_refused_at_its_line():
     assert info.value.lineno == marked_line(K.shared_runtime_shape)
 
 
+@sources
+def test_warp_shuffle_is_refused_at_its_line():
+    x = np.zeros(32)
+    with pytest.raises(adtrans.UnsupportedError, match="cuda.shfl_down_sync") as info:
+        adtrans.source(K.warp_sum, ("dup", "dup"), x, x[:1])
+    assert info.value.lineno == marked_line(K.warp_sum)
+
+
 @pytest.mark.skipif(LAUNCH, reason="this is the simulator run")
 def test_under_the_simulator():
     """The launch tests of this file, in one subprocess with the simulator on."""
@@ -191,4 +223,4 @@ def test_under_the_simulator():
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     tail = (proc.stdout + proc.stderr)[-6000:]
     assert proc.returncode == 0, tail
-    assert f"{len(NAMES) + 1} passed" in tail, tail
+    assert f"{2 * len(NAMES) + 1} passed" in tail, tail
