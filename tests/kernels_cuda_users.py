@@ -380,6 +380,42 @@ def explicit_2d_np(A, B):
     B[:] = A * A + np.cosh(A)
 
 
+# ------------------------------- 20. a slice view of a row passed to a device helper
+@cuda.jit(device=True)
+def sum_squares_of(r):
+    s = 0.0
+    for k in range(r.shape[0]):
+        s += r[k] * r[k]
+    return s
+
+
+@cuda.jit
+def tail_norms(X, out):
+    i = cuda.grid(1)
+    if i < X.shape[0]:
+        out[i] = math.sqrt(sum_squares_of(X[i, 1:]) + 1.0)
+
+
+def tail_norms_np(X, out):
+    out[:] = np.sqrt(np.sum(X[:, 1:] ** 2, axis=1) + 1.0)
+
+
+# ------------------- 21. rows staged in shared memory, a row of the tile passed to a helper
+@cuda.jit
+def staged_rows(X, w, out):
+    sh = cuda.shared.array((TPB, 4), float64)
+    i = cuda.grid(1)
+    t = cuda.threadIdx.x
+    if i < X.shape[0]:
+        for k in range(4):
+            sh[t, k] = math.tanh(X[i, k])
+        out[i] = dot_row(sh[t], w)
+
+
+def staged_rows_np(X, w, out):
+    out[:] = np.tanh(X) @ w
+
+
 # ------------------------------------------------------------------ refused
 @cuda.jit
 def warp_sum(x, out):
@@ -438,6 +474,9 @@ def cases():
         "conv1d": (conv1d, conv1d_np, [f(44), f(5), np.zeros(40)], ("dup", "dup", "dup"), (2, 32)),
         "shared_halo": (shared_halo, shared_halo_np, [f(64), np.zeros(64)], ("dup", "dup"), (2, TPB)),
         "to_polar": (to_polar, to_polar_np, [f(40, 2), np.zeros((40, 2))], ("dup", "dup"), (2, 32)),
+        "tail_norms": (tail_norms, tail_norms_np, [f(40, 5), np.zeros(40)], ("dup", "dup"), (2, 32)),
+        "staged_rows": (staged_rows, staged_rows_np, [f(40, 4), f(4), np.zeros(40)], ("dup", "dup", "dup"),
+                        (2, TPB)),
         "helper_writes": (helper_writes, helper_writes_np, [f(50), np.zeros(50)], ("dup", "dup"), (2, 32)),
         "explicit_2d": (explicit_2d, explicit_2d_np, [f(10, 12), np.zeros((10, 12))], ("dup", "dup"),
                         ((2, 2), (8, 8))),

@@ -143,6 +143,9 @@ def test_row_view_passed_to_a_device_helper_is_an_index_rewrite():
     assert "dot_row(" not in code(text) and "X_i" not in code(text)
     assert re.search(r"d_X\[i, \w+\] \+=", text) and "atomic.add(d_X" not in text     # row i: thread i alone
     assert "cuda.atomic.add(d_w, " in text                                           # w: every thread
+    text = source("staged_rows")                                 # a row of a shared tile: a view too
+    assert "dot_row(" not in code(text) and re.search(r"d_X\[i, \w+\] \+=", text)
+    assert "d_sh = cuda.shared.array((32, 4), np.float64)" in text
 
 
 @sources

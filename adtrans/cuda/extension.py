@@ -68,6 +68,16 @@ class CudaExtension:
             return None, dotted
         return cuda_member(n.resolver.canonical(dotted)), dotted
 
+    def allocation(self, n, call) -> int | None:
+        """The number of axes of ``cuda.shared.array(shape, dtype)`` / ``cuda.local.array``, else None
+        (the array lowering then treats rows of these arrays as views)."""
+        dotted = n.resolver.dotted(call.func)
+        if not dotted or dotted.split(".")[0] in n.locals or \
+                cuda_member(n.resolver.canonical(dotted)) not in ALLOCS:
+            return None
+        shape = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "shape"), None)
+        return len(shape.elts) if isinstance(shape, ast.Tuple) else 1
+
     # ------------------------------------------------------------ attributes
     def attribute(self, n, expr, out, base):
         member, dotted = self._member(n, expr)

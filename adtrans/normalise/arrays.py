@@ -174,7 +174,7 @@ class ArrayLowering:
             if self.is_helper(e):
                 infos = self.helper_results(e)
                 return infos[0][0] if len(infos) == 1 else 0
-            return 0
+            return self.target_allocation(e) or 0
         kw = {k.arg: k.value for k in e.keywords}
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
@@ -507,8 +507,21 @@ class ArrayLowering:
             return self.rebind_in_place(t, cur, N(src), pre, s)
         return self.assign_name(t, ast.Call(func=self.npf("copy"), args=[N(src)], keywords=[]), pre, s)
 
+    def target_allocation(self, call) -> int | None:
+        """The number of axes of an array the target allocates (``cuda.shared.array``), else None."""
+        ext = self.n.ext
+        return ext.allocation(self.n, call) if ext is not None and hasattr(ext, "allocation") else None
+
     def assign_call(self, t, call, pre, s):
-        """Allocations stay allocations; helper calls stay calls (their results' shapes recorded)."""
+        """Allocations stay allocations; helper calls stay calls (their results' shapes recorded).
+        A target's own allocations (``cuda.shared.array(shape, dtype)``: the extension's
+        ``allocation`` hook gives the number of axes) are arrays too, so their rows are views."""
+        axes = self.target_allocation(call)
+        if axes is not None:
+            dt = self.dtype_str(call.args[1]) if len(call.args) > 1 else \
+                next((self.dtype_str(k.value) for k in call.keywords if k.arg == "dtype"), "float64")
+            self.info[t] = (axes, dt)
+            return [s]
         name = self.numpy_name(call.func)
         if name in ALLOC:
             args = [self.shape_arg(a, pre) if k == 0 and not name.endswith("_like") else self.scalar_or_name(a, pre)
