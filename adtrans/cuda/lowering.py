@@ -149,7 +149,7 @@ class CudaLowering(MarkerLowering):
         self.fresh = self.norm.alloc.fresh
 
     def error(self, construct, hint=""):
-        return self.primal.error(self.primal.tree, construct, hint)
+        return self.primal.error(getattr(self, "where", None) or self.primal.tree, construct, hint)
 
     # ---------------------------------------------------------------- driver
     def lower(self) -> ast.FunctionDef:
@@ -191,7 +191,30 @@ class CudaLowering(MarkerLowering):
 
     # ----------------------------------------------------------- validation
     def check_gpu_forms(self, body):
-        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        """Refuse what a GPU kernel cannot run (host allocations, whole-array copies per thread),
+        naming the user's line behind it: the statement's own, else that of the loop it serves
+        (the next located statement of its block), else that of the enclosing statement."""
+        tree = self.primal.tree
+
+        def located(q):         # a statement at a line of the kernel's body (generated ones are not)
+            return tree.lineno < (getattr(q, "lineno", None) or 0) <= (tree.end_lineno or 0)
+
+        def walk(stmts, parents):
+            for k, st in enumerate(stmts):
+                where = st if located(st) else next((q for q in stmts[k + 1:] if located(q)),
+                                                    next((p for p in reversed(parents) if located(p)), None))
+                self.where = where or self.primal.tree
+                nested = [q for f in ("body", "orelse") for q in getattr(st, f, [])]
+                if isinstance(st, (ast.For, ast.While, ast.If)):
+                    self.check_calls([st.iter] if isinstance(st, ast.For) else [st.test])
+                    walk(st.body, parents + (st,))
+                    walk(st.orelse, parents + (st,))
+                elif not nested:
+                    self.check_calls([st])
+        walk(body, ())
+
+    def check_calls(self, nodes):
+        for node in (n for root in nodes for n in ast.walk(root)):
             if not isinstance(node, ast.Call):
                 continue
             f = ast.unparse(node.func)
