@@ -310,6 +310,30 @@ def prange_rows(A, x, out):
         out[i] = np.dot(A[i], x) + np.sum(np.sin(A[i]) * x)
 
 
+@njit(parallel=True)
+def prange_rows_if(A, x, c, out):
+    """The row's check is under a branch of the prange body."""
+    for i in prange(A.shape[0]):
+        if c[i] > 0.5:
+            out[i] = np.sum(A[i] * x) * c[i]
+
+
+@njit(parallel=True)
+def prange_rows_triangular(A, x, out):
+    """The check is in a nested loop whose trip count depends on the prange index."""
+    for i in prange(A.shape[0]):
+        for j in range(i):
+            out[i] += np.sum(A[j] * x) * A[i, 0]
+
+
+@njit(parallel=True)
+def prange_rows_prefix(A, x, lens, out):
+    """The check tests a name the body assigns (``m``)."""
+    for i in prange(A.shape[0]):
+        m = lens[i]
+        out[i] = np.sum(np.sin(A[i, :m]) * x)
+
+
 @njit
 def heat_time_loop(u, c, steps):
     for t in range(steps):

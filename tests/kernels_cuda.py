@@ -255,7 +255,7 @@ def overwrites_after_loop(x, w, out):
     i = cuda.grid(1)
     if i < x.shape[0]:
         acc = 0.0
-        for k in range(w.shape[0]):
+        for k in range(w.shape[0]):  # <- the loop whose reverse would need w as it was
             acc += w[k] * x[i]
         w[0] = math.sin(acc)  # overwrites an array the loop reads (its reverse needs acc: no fusion)
         out[i] = acc

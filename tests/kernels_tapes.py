@@ -163,3 +163,19 @@ def cheap_value_read_late(x, w):
         t = w[i] * 2.0
         x[i] = x[i] * math.sin(x[i - 1] + t)
     return x[n - 1] + t * t
+
+
+@njit
+def two_snapshots(a, b, x, steps):
+    """A time loop (taped) around a recomputed loop that reads two arrays the time loop then
+    overwrites: both are saved on one tape per step, so they come back in reverse order."""
+    acc = 0.0
+    for t in range(steps):
+        s = 0.0
+        for k in range(a.shape[0]):
+            s += math.sin(a[k]) * b[k] * b[k]
+        acc = acc * 0.5 + s * s
+        for k in range(a.shape[0]):
+            a[k] = a[k] * 0.9 + x[k]
+            b[k] = b[k] + 0.1 * a[k]
+    return acc

@@ -198,6 +198,56 @@ def test_shape_checks_are_hoisted_out_of_time_loops_and_prange_bodies():
     adtrans.autodiff(K.jacobi_1d, *dup(u(10), u(9)), adtrans.Const(0))   # a loop that does not run checks nothing
 
 
+def _parallel_warnings(fn, activity, *args):
+    """Numba's warnings when the generated adjoint of ``fn`` is compiled afresh with parallel=True
+    (no cache, so the warning cannot be skipped by a cache hit)."""
+    import warnings
+    import numba
+    from adtrans.build import compiled
+    _, adj = compiled(fn, activity, tuple(numba.typeof(a) for a in args))
+    fresh = numba.njit(parallel=True)(adj.py_func)
+    flat = []
+    for a, t in zip(args, activity):
+        flat += [a.copy(), np.zeros_like(a)] if t == "dup" else [a]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fresh(*flat)
+    return [str(w.message) for w in caught if "parallel" in str(w.message)]
+
+
+@pytest.mark.parametrize("name", ["prange_rows_if", "prange_rows_triangular", "prange_rows_prefix"])
+def test_shape_checks_left_in_prange_bodies_keep_the_loop_parallel(name):
+    """Checks that cannot move before the loop (under a branch, in a nested loop of varying trip count,
+    on a name the body assigns) count mismatches in the loop (a reduction) and raise after it: the
+    generated prange has no exit, Numba runs it in parallel, matched shapes give the gradient and a
+    mismatch raises the check's ValueError."""
+    fn = getattr(K, name)
+    c = np.array([0.9, 0.1, 0.7, 0.6, 0.2])
+    lens = np.full(5, 3)
+    make = {"prange_rows_if": lambda A, x: [A, x, c, np.zeros(5)],
+            "prange_rows_triangular": lambda A, x: [A, x, np.zeros(5)],
+            "prange_rows_prefix": lambda A, x: [A, x, lens, np.zeros(5)]}[name]
+    activity = tuple("const" if a is lens else "dup" for a in make(u(5, 3), u(3)))
+    args = make(u(5, 3), u(3))
+    src = adtrans.source(fn, activity, *args)
+    lines = src.splitlines()
+    head = next(k for k, ln in enumerate(lines) if "numba.prange(" in ln)
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    body = []
+    for ln in lines[head + 1:]:
+        if ln.strip() and len(ln) - len(ln.lstrip()) <= indent:
+            break
+        body.append(ln)
+    body = "\n".join(body)
+    assert "raise" not in body and "mismatch += 1" in body, src
+    assert "raise ValueError" in src[src.index(body) + len(body):]
+    assert _parallel_warnings(fn, activity, *args) == []
+    check(fn, args, activity=activity)
+    with pytest.raises(ValueError, match="broadcast"):
+        adtrans.autodiff(fn, *[adtrans.Const(a) if t == "const" else adtrans.Duplicated(a, np.zeros_like(a))
+                               for a, t in zip(make(u(5, 3), u(2)), activity)])
+
+
 def test_slice_bounds_negative_at_run_time():
     x = np.linspace(0.1, 1.0, 7) ** 2
     for k in (1, 3):

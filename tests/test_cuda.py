@@ -129,8 +129,9 @@ def test_unsupported_constructs():
         with pytest.raises(adtrans.UnsupportedError) as info:
             adtrans.source(fn, ("dup", "dup"), x, x)
         assert what in str(info.value) and info.value.lineno == marked_line(fn)
-    with pytest.raises(adtrans.UnsupportedError, match="separate output array"):
+    with pytest.raises(adtrans.UnsupportedError, match="separate output array") as info:
         adtrans.source(K.overwrites_after_loop, ("dup", "dup", "dup"), x, x, x)
+    assert info.value.lineno == marked_line(K.overwrites_after_loop)      # the loop's line, not the def's
 
 
 def test_tape_in_a_loop_of_runtime_length_needs_a_capacity():

@@ -144,3 +144,12 @@ def test_two_python_threads_get_their_own_tapes():
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_two_array_snapshots_on_one_tape_come_back_in_reverse_order():
+    """Was a wrong gradient (37.3 against -1.92): ``a`` and ``b`` were pushed a, b and popped a, b."""
+    args = [RNG.uniform(0.2, 1, 6), RNG.uniform(0.2, 1, 6), RNG.uniform(0.2, 1, 6), 3]
+    src = adtrans.source(K.two_snapshots, ("dup", "dup", "dup", "const"), *args)
+    assert "tape_push_array(tape_float64, top_float64, a)" in src and \
+        "tape_push_array(tape_float64, top_float64, b)" in src
+    check(K.two_snapshots, args, activity=("dup", "dup", "dup", "const"))

@@ -68,6 +68,16 @@ class CudaExtension:
             return None, dotted
         return cuda_member(n.resolver.canonical(dotted)), dotted
 
+    def allocation(self, n, call) -> int | None:
+        """The number of axes of ``cuda.shared.array(shape, dtype)`` / ``cuda.local.array``, else None
+        (the array lowering then treats rows of these arrays as views)."""
+        dotted = n.resolver.dotted(call.func)
+        if not dotted or dotted.split(".")[0] in n.locals or \
+                cuda_member(n.resolver.canonical(dotted)) not in ALLOCS:
+            return None
+        shape = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "shape"), None)
+        return len(shape.elts) if isinstance(shape, ast.Tuple) else 1
+
     # ------------------------------------------------------------ attributes
     def attribute(self, n, expr, out, base):
         member, dotted = self._member(n, expr)
@@ -140,7 +150,7 @@ class CudaExtension:
         elts = shape.elts if isinstance(shape, ast.Tuple) else [shape]
         dims = []
         for e in elts:
-            a = n.atom(e, out, "shape")
+            a = _folded(n, e)
             if not (isinstance(a, ast.Constant) and isinstance(a.value, int) and a.value > 0):
                 raise n.err(expr, f"{dotted} with shape `{ast.unparse(shape)}`",
                             "the shape of a CUDA shared or local array must be a constant (a literal or "
@@ -172,6 +182,23 @@ class CudaExtension:
         stmt.adtrans_atomic = member
         out.append(ast.copy_location(stmt, expr))
         return None
+
+
+_FOLD = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+         ast.FloorDiv: lambda a, b: a // b if b else None}
+
+
+def _folded(n, e):
+    """``e`` as an integer constant where it is one: a literal, a module-level integer, or ``+ - * //``
+    of those (``TPB + 2``, ``2 * TILE``), else what the normaliser's ``atom`` makes of it."""
+    if isinstance(e, ast.BinOp) and type(e.op) in _FOLD:
+        a, b = _folded(n, e.left), _folded(n, e.right)
+        if all(isinstance(v, ast.Constant) and type(v.value) is int for v in (a, b)):
+            v = _FOLD[type(e.op)](a.value, b.value)
+            if v is not None:
+                return ast.Constant(v)
+        return e
+    return n.atom(e, [], "shape")
 
 
 # ------------------------------------------------------------------ typing stand-ins

@@ -35,7 +35,9 @@ below), then:
    a taped one (the tape grows by the array's size per save).  Such copies of *global*
    arrays would be whole-array copies per thread and raise
    :class:`~adtrans.errors.UnsupportedError`.
-5. The trailing ``return`` goes (kernels return nothing).
+5. **Scratch arrays of the engine** (``d_s_lanes = np.zeros(6, np.float64)``: one adjoint slot
+   per iteration of a short fused loop) become zeroed per-thread ``cuda.local.array``s.
+6. The trailing ``return`` goes (kernels return nothing).
 """
 from __future__ import annotations
 
@@ -147,7 +149,7 @@ class CudaLowering(MarkerLowering):
         self.fresh = self.norm.alloc.fresh
 
     def error(self, construct, hint=""):
-        return self.primal.error(self.primal.tree, construct, hint)
+        return self.primal.error(getattr(self, "where", None) or self.primal.tree, construct, hint)
 
     # ---------------------------------------------------------------- driver
     def lower(self) -> ast.FunctionDef:
@@ -177,6 +179,7 @@ class CudaLowering(MarkerLowering):
         self.primal_atomics(body)
         self.shadow_updates(body, shadows)
         self.local_copies(body)
+        self.scratch_zeros(body)
         tape_head, tape_tail = self.tapes(body)
         self.check_gpu_forms(body)
         head = self.shadow_allocations(shadows, allocs)
@@ -188,7 +191,30 @@ class CudaLowering(MarkerLowering):
 
     # ----------------------------------------------------------- validation
     def check_gpu_forms(self, body):
-        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
+        """Refuse what a GPU kernel cannot run (host allocations, whole-array copies per thread),
+        naming the user's line behind it: the statement's own, else that of the loop it serves
+        (the next located statement of its block), else that of the enclosing statement."""
+        tree = self.primal.tree
+
+        def located(q):         # a statement at a line of the kernel's body (generated ones are not)
+            return tree.lineno < (getattr(q, "lineno", None) or 0) <= (tree.end_lineno or 0)
+
+        def walk(stmts, parents):
+            for k, st in enumerate(stmts):
+                where = st if located(st) else next((q for q in stmts[k + 1:] if located(q)),
+                                                    next((p for p in reversed(parents) if located(p)), None))
+                self.where = where or self.primal.tree
+                nested = [q for f in ("body", "orelse") for q in getattr(st, f, [])]
+                if isinstance(st, (ast.For, ast.While, ast.If)):
+                    self.check_calls([st.iter] if isinstance(st, ast.For) else [st.test])
+                    walk(st.body, parents + (st,))
+                    walk(st.orelse, parents + (st,))
+                elif not nested:
+                    self.check_calls([st])
+        walk(body, ())
+
+    def check_calls(self, nodes):
+        for node in (n for root in nodes for n in iter_nodes(root)):
             if not isinstance(node, ast.Call):
                 continue
             f = ast.unparse(node.func)
@@ -409,6 +435,20 @@ class CudaLowering(MarkerLowering):
             return out
         body[:] = rewrite_stmts(body, one)
 
+    def scratch_zeros(self, body):
+        """Zeroed scratch arrays of the engine (``d_s_lanes = np.zeros(6, np.float64)``, one slot per
+        iteration of a short fused loop) become zeroed per-thread ``cuda.local.array``s."""
+        def one(s):
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                    isinstance(s.value, ast.Call) and ast.unparse(s.value.func) == "np.zeros" and \
+                    len(s.value.args) == 2 and not s.value.keywords and \
+                    isinstance(s.value.args[0], ast.Constant) and type(s.value.args[0].value) is int:
+                x, n, dt = s.targets[0].id, s.value.args[0].value, ast.unparse(s.value.args[1])
+                return _parse(f"{x} = cuda.local.array({n}, {dt})") + \
+                    self.elementwise([n], lambda i, fl: f"{x}[{i}] = 0")
+            return [s]
+        body[:] = rewrite_stmts(body, one)
+
     # --------------------------------------------------------------- tapes
     def tapes(self, body):
         b = self.b
@@ -458,6 +498,9 @@ class CudaLowering(MarkerLowering):
                         ast.unparse(s).splitlines()[0] == header and getattr(s, "lineno", None):
                     where = s
                     break
+            if where is not self.primal.tree:     # the user's loop header, not the normalised one
+                head = ast.Pass(lineno=where.lineno, end_lineno=where.lineno, col_offset=0)
+                header = (self.primal.line_text(head) or header).rstrip(":") + ":"
             raise self.primal.error(
                 where,
                 f"the CUDA adjoint needs a tape of {names[tape][1]} values in `{header}`, a loop whose trip "

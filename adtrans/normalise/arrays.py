@@ -175,7 +175,7 @@ class ArrayLowering:
             if self.is_helper(e):
                 infos = self.helper_results(e)
                 return infos[0][0] if len(infos) == 1 else 0
-            return 0
+            return self.target_allocation(e) or 0
         kw = {k.arg: k.value for k in e.keywords}
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
@@ -508,8 +508,21 @@ class ArrayLowering:
             return self.rebind_in_place(t, cur, N(src), pre, s)
         return self.assign_name(t, ast.Call(func=self.npf("copy"), args=[N(src)], keywords=[]), pre, s)
 
+    def target_allocation(self, call) -> int | None:
+        """The number of axes of an array the target allocates (``cuda.shared.array``), else None."""
+        ext = self.n.ext
+        return ext.allocation(self.n, call) if ext is not None and hasattr(ext, "allocation") else None
+
     def assign_call(self, t, call, pre, s):
-        """Allocations stay allocations; helper calls stay calls (their results' shapes recorded)."""
+        """Allocations stay allocations; helper calls stay calls (their results' shapes recorded).
+        A target's own allocations (``cuda.shared.array(shape, dtype)``: the extension's
+        ``allocation`` hook gives the number of axes) are arrays too, so their rows are views."""
+        axes = self.target_allocation(call)
+        if axes is not None:
+            dt = self.dtype_str(call.args[1]) if len(call.args) > 1 else \
+                next((self.dtype_str(k.value) for k in call.keywords if k.arg == "dtype"), "float64")
+            self.info[t] = (axes, dt)
+            return [s]
         name = self.numpy_name(call.func)
         if name in ALLOC:
             args = [self.shape_arg(a, pre) if k == 0 and not name.endswith("_like") else self.scalar_or_name(a, pre)
@@ -802,6 +815,38 @@ class ArrayLowering:
         loop.body = kept or [ast.Pass()]
         return located(moved, loop)
 
+    def parallel_checks(self, loop):
+        """The shape checks :meth:`hoist_checks` leaves in the body of a ``prange`` loop (under an
+        ``if``, in a nested loop, or testing names the body assigns, ``m = lens[i]``) count instead
+        of raising, and the loop raises after it: ``mismatch = 0`` before the loop, ``if a != b:
+        mismatch += 1`` (a reduction) ``else: <the rest of the block>`` in the body, ``if mismatch
+        > 0: raise ValueError(...)`` after it.  A body with an exit would make Numba run the loop
+        serially; skipping the rest of the block keeps a mismatched iteration from reading out of
+        bounds.  Returns (statements before the loop, statements after it)."""
+        before, after = [], []
+
+        def block(stmts):
+            out = []
+            for k, q in enumerate(stmts):
+                if isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False):
+                    count = self.fresh("mismatch")
+                    self.sdt[count] = "int64"
+                    before.append(ast.Assign(targets=[N(count, True)], value=C(0)))
+                    after.append(ast.If(test=ast.Compare(left=N(count), ops=[ast.Gt()], comparators=[C(0)]),
+                                        body=q.body, orelse=[]))
+                    q.body = [ast.AugAssign(target=N(count, True), op=ast.Add(), value=C(1))]
+                    q.orelse = block(stmts[k + 1:])
+                    q.adtrans_shape_check = False
+                    out.append(q)
+                    return out
+                if isinstance(q, (ast.If, ast.For, ast.While)):
+                    q.body = block(q.body) or [ast.Pass()]
+                    q.orelse = block(q.orelse)
+                out.append(q)
+            return out
+        loop.body = block(loop.body)
+        return located(before, loop), located(after, loop)
+
     # ------------------------------------------------------------- control
     def for_(self, s, pre):
         it = s.iter
@@ -811,7 +856,11 @@ class ArrayLowering:
             if isinstance(s.target, ast.Name):
                 self.sdt[s.target.id] = "int64"
             s.body = self.body(s.body)
-            return self.hoist_checks(s) + [s]
+            hoisted = self.hoist_checks(s)
+            if not (self.canon(it.func) or "").endswith("prange"):
+                return hoisted + [s]
+            before, after = self.parallel_checks(s)
+            return hoisted + before + [s] + after
         if self.ndim(it) > 0 and isinstance(s.target, ast.Name):
             arr = self.value(it, pre)
             k = self.fresh(s.target.id + "_k")

@@ -352,8 +352,10 @@ class Refused(Exception):
 
 def is_helper_object(obj) -> bool:
     """A function a kernel calls that adtrans inlines: an ``@njit`` dispatcher or a plain Python
-    function (not one of ``math``'s or NumPy's, which are intrinsics or array functions)."""
+    function (not one of ``math``'s or NumPy's, which are intrinsics or array functions, nor Numba's
+    own, such as the ``cuda.shared.array`` stubs, which the target's extension lowers)."""
     if hasattr(obj, "py_func"):
         return True
     mod = getattr(obj, "__module__", None) or ""
-    return callable(obj) and type(obj).__name__ == "function" and mod != "math" and not mod.startswith("numpy")
+    return callable(obj) and type(obj).__name__ == "function" and mod != "math" and \
+        not mod.startswith(("numpy", "numba"))

@@ -269,7 +269,7 @@ class Normaliser:
             raise self.err(exc.node, str(exc), exc.hint) from None
         self.locals |= {n.id for s in body for n in iter_nodes(s)
                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        if self.array_info is not None and not self.p.cuda:
+        if self.array_info is not None:
             self.lowering = ArrayLowering(self, self.array_info, self.views, getattr(self, "scalar_types", None))
             body = self.lowering.run(body)
         self.results: list[str] = list(lower.ret_names or [])

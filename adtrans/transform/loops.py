@@ -205,10 +205,10 @@ class LoopStrategies:
                 push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
                 push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
                 fwd.append(push)
-                rev.append(ast.parse(f"{copy_name} = np.empty_like({src})").body[0])
                 pop = ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0]
                 pop.adtrans_tape = ("pop", tape, top)
-                rev.append(pop)
+                # popped in the reverse order of the pushes (the last array pushed is on top)
+                rev[:0] = [ast.parse(f"{copy_name} = np.empty_like({src})").body[0], pop]
         return fwd, rev, renames, snap
 
     def costly_values(self, L, scope) -> list:
