@@ -219,3 +219,10 @@ def test_primal_limits_are_what_numba_refuses():
     text = open(__file__.replace("tests/test_masks.py", "docs/supported.md")).read()
     assert "| `np.std` | differentiated | whole array or axis= (ddof=0); singular at zero spread | not compiled " \
            "with axis=" in text
+
+
+def test_mask_adjoint_reads_well():
+    src = adtrans.source(K.mask_sum, ("dup",), u(7))
+    assert src.count("np.empty(count, dtype=np.int64)") == 1      # one positions array per mask spelling
+    assert "d_x[where_" in src                                     # the adjoint scatters into the positions
+    assert not src.rstrip().splitlines()[-1].strip().startswith("#"), src   # no comment left describing nothing
