@@ -25,8 +25,8 @@ def marked_line(fn):
     (U.calls_det, [np.eye(3)], ("dup",), "no adjoint rule"),     # np.linalg.norm (calls_unknown) has one now
     (U.writes_const, [np.ones(3), np.ones(3)], ("dup", "const"), "Const"),
     (U.list_kernel, [np.ones(3)], ("dup",), "list"),
-    (U.mask_index, [np.ones(3)], ("dup",), "boolean mask"),
-    (U.scatter_write, [np.ones(3), np.array([0, 2]), np.ones(2)], ("dup", "const", "dup"), "integer-array index"),
+    # boolean masks and integer-array scatter writes are differentiated now (tests/test_masks.py
+    # checks U.mask_index and U.scatter_write against finite differences, and refuses 2-d masks)
     (U.sort_2d, [np.ones((2, 3))], ("dup",), "2-d array"),
     (U.shapes_never_agree, [np.ones(3)], ("dup",), "never agree"),
     (U.spectral_norm, [np.eye(3)], ("dup",), "ord 2"),

@@ -47,6 +47,9 @@ class ArrayLowering:
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
+        self.stores: dict = {}           # name -> how many statements of the kernel bind it
+        self.counters: set = set()       # range-loop counters bound nowhere else (never negative)
+        self.masks: dict = {}            # mask expression -> its positions, within one statement
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -270,6 +273,10 @@ class ArrayLowering:
 
     # -------------------------------------------------------------- driver
     def run(self, body):
+        if not self.levels:
+            for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    self.stores[n.id] = self.stores.get(n.id, 0) + 1
         out = []
         self.levels.append([body, 0])
         try:
@@ -285,6 +292,7 @@ class ArrayLowering:
         if self.depth == 0 and isinstance(s, (ast.For, ast.While, ast.If)):
             self.own_rebound(s, pre)
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
+        self.masks = {}
         try:
             made = self._stmt(s, pre)
         except RecursionError:
@@ -657,8 +665,7 @@ class ArrayLowering:
         if isinstance(target, ast.Name):
             view = self.to_view(target, pre)
         elif self.is_gather(target):
-            raise self.err(s, f"writing through an integer-array index `{ast.unparse(target)}`",
-                           "write the loop: for k in range(len(idx)): x[idx[k]] = v[k] (or += v[k])")
+            return self.scatter(target, value, op, pre, s)
         else:
             if self.ndim(target) == 0 and not self.viewable(target.value):
                 # a plain element: A[i, j] = ...
@@ -699,6 +706,71 @@ class ArrayLowering:
             if op is None:
                 return [ast.Assign(targets=[el], value=v)]
             return [ast.AugAssign(target=el, op=op, value=v)]
+        pre += self.loops(ext, body, s)
+        return []
+
+    def scatter(self, target, value, op, pre, s):
+        """``x[idx] = v`` and ``x[idx] op= v`` with an integer array ``idx`` (constant; rows of a 2-D
+        ``x``; negative indices count from the end), as Numba runs them: the value (for ``op=`` the
+        gathered ``x[idx] op v``) is computed in full first, then stored at ``idx[k]`` for ``k`` in
+        order, so where ``idx`` repeats an index the last store wins (``y[idx] += v`` adds one
+        ``v[k]`` per position, as NumPy; ``np.add.at`` is not in Numba: write the loop ``y[idx[k]] +=
+        v[k]`` to add up repeats).  Lowered to that store loop (through a temporary where the value
+        reads ``x``); the engine's adjoint of an overwriting store (reverse order, the adjoint read
+        then zeroed) sends each position's adjoint to the last ``k`` that wrote it.  A boolean
+        ``idx`` is a mask: the scatter into its positions (:meth:`positions`, each written once,
+        so ``x[mask] op= v`` is ``x[pos[k]] op= v[k]`` in place); the adjoint of ``x[mask] = v``
+        zeroes the masked positions' adjoints, of ``x[mask] *= c`` scales them."""
+        idx = self.value(target.slice, pre)
+        if idx.dtype not in ("bool", "int64"):
+            raise self.err(s, f"writing through a {idx.dtype} array index `{ast.unparse(target)}`",
+                           "index with integers")
+        if not self.viewable(target.value):
+            raise self.err(s, f"writing through an index of an expression `{ast.unparse(target)}`",
+                           "write into a named array or a slice of one")
+        view = self.to_view(target.value, pre)
+        dst = Ref(view)
+        unique = idx.dtype == "bool"       # a mask's positions: each written once, in order
+        if unique:
+            idx = self.positions(idx, dst, pre, s, target.slice)
+        elif not isinstance(target.slice, ast.Name) or target.slice.id in self.views:
+            idx = Ref(View.whole(self.materialise(idx, pre, s, "index"), idx.ndim, idx.dtype))
+        whole = not view.fixed and len(view.axes) == view.base_ndim and all(
+            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(view.axes))
+        n = None if whole or unique else self.extent_atom(dst.shape[0], pre)
+        k = idx.ndim
+        shape = list(idx.shape) + list(dst.shape[1:])
+
+        def pos(ix):
+            t = idx.at(ix[:k])
+            if n is not None:        # a view: wrap a negative index here (Numba wraps a whole array's)
+                t = ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
+                              body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
+            return [t] + list(ix[k:])
+        region = Gen(shape, view.dtype, lambda ix: view.element(pos(ix)))
+        val = self.value(value, pre)
+        what = "could not broadcast the value into the indexed positions"
+        chk = (lambda a, b: self.check(a, b, pre, s, what))
+        aug = op if unique else None       # distinct positions: x[p] op= v[k] in place
+        if op is not None and not unique:
+            val = elementwise([region, val], join_dtypes([view.dtype, val.dtype]),
+                              lambda a: ast.BinOp(left=a[0], op=copy.deepcopy(op), right=a[1]), chk)
+        full = broadcast([region, val], chk)
+        if len(full) != len(shape):
+            raise self.err(s, f"assigning a {val.ndim}-d value to {len(shape)}-d indexed positions",
+                           "make the shapes agree (reshape or index the value)")
+        if (op is not None and not unique) or self.mentions(value, view.base):
+            tmp = self.fresh(view.base + "_new")
+            v0 = val
+            self.materialise_into(tmp, Gen(shape, val.dtype, lambda ix: v0.at(bidx(v0, ix, shape))), pre, s)
+            val = Ref(View.whole(tmp, len(shape), val.dtype))
+        ext = [self.extent_atom(a, pre) for a in shape]
+
+        def body(ix):
+            el = view.element(pos(ix))
+            el.ctx = ast.Store()
+            v = val.at(bidx(val, ix, shape))
+            return [ast.Assign(targets=[el], value=v) if aug is None else ast.AugAssign(target=el, op=aug, value=v)]
         pre += self.loops(ext, body, s)
         return []
 
@@ -855,6 +927,10 @@ class ArrayLowering:
             it.args = [self.scalar(a, pre) for a in it.args]
             if isinstance(s.target, ast.Name):
                 self.sdt[s.target.id] = "int64"
+                if self.stores.get(s.target.id) == 1 and (len(it.args) == 1 or (
+                        self.nonnegative(it.args[0]) and (len(it.args) == 2 or is_const(it.args[2]) and
+                                                          it.args[2].value > 0))):
+                    self.counters.add(s.target.id)
             s.body = self.body(s.body)
             hoisted = self.hoist_checks(s)
             if not (self.canon(it.func) or "").endswith("prange"):
@@ -997,27 +1073,62 @@ class ArrayLowering:
         new += v.axes[k:]
         return View(v.base, v.base_ndim, v.dtype, fixed, new)
 
-    def slice_bound(self, b, n, pre, like):
-        """A slice bound on an axis of ``n`` elements as an index: a negative constant counts from
-        the end; ``-k`` with ``k`` known at run time is ``n - k`` where ``k > 0``, as in Python
-        (and ``-k`` clipped to the axis where ``k <= 0``: ``x[:-0]`` is empty)."""
+    def slice_bound(self, b, n, pre, like, upper=False, forward=True):
+        """A slice bound on an axis of ``n`` elements as an index, clipped to the axis as Python and
+        Numba clip it (``x[:k]`` with ``k > n`` is ``x[:n]``, ``x[2:100]`` of 10 elements ``x[2:10]``):
+        with a positive step to ``[0, n]``, with a negative one to ``[-1, n - 1]``.  A negative
+        constant counts from the end; ``-k`` with ``k`` known at run time is ``n - k`` where ``k > 0``
+        (and ``-k`` clipped to the axis where ``k <= 0``: ``x[:-0]`` is empty).  ``upper``: the stop
+        bound; ``forward``: a positive step.  A bound whose overshoot can only make the slice empty
+        (a start past the end of a forward slice, a stop below a backward one's start) is left as
+        written, so ``x[1:] - x[:-1]`` keeps extents that are seen to agree, and so is a bound that is
+        never negative by how it is written (:meth:`nonnegative`: ``x[i:i + 3]`` in a ``range``
+        loop keeps its affine index); any other bound known only at run time is tested for its
+        sign (``k + n`` where ``k < 0``)."""
         if b is None:
             return None
         v = self.scalar(b, pre)
-        if is_const(v) and v.value < 0:
-            return add(copy.deepcopy(n), v)
-        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
-            e = v.operand
+        lo, hi = (C(0), copy.deepcopy(n)) if forward else (C(-1), sub(copy.deepcopy(n), C(1)))
+        if is_const(v) and is_const(n) and type(v.value) is int and type(n.value) is int:
+            c = v.value + n.value if v.value < 0 else v.value
+            return C(max(lo.value, min(c, hi.value)))
+        # the bound that may lie beyond the end the slice runs towards: a forward stop, a backward start
+        towards = upper == forward
+
+        def clipped(val):
             nm = self.fresh("bound")
             self.sdt[nm] = "int64"
-            pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
-            val = ast.IfExp(test=pos,
-                            body=ast.Call(func=N("max"), args=[sub(copy.deepcopy(n), copy.deepcopy(e)), C(0)],
-                                          keywords=[]),
-                            orelse=ast.Call(func=N("min"), args=[copy.deepcopy(v), copy.deepcopy(n)], keywords=[]))
             pre.append(ast.copy_location(ast.Assign(targets=[N(nm, True)], value=val), like))
             return N(nm)
-        return v
+
+        def call(f, a, b):
+            return ast.Call(func=N(f), args=[a, b], keywords=[])
+        if is_const(v) and v.value < 0:
+            w = add(copy.deepcopy(n), v)
+            return w if towards else clipped(call("max", w, lo))
+        if isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.USub) and not is_const(v.operand):
+            e = v.operand
+            pos = ast.Compare(left=copy.deepcopy(e), ops=[ast.Gt()], comparators=[C(0)])
+            return clipped(ast.IfExp(test=pos, body=call("max", sub(copy.deepcopy(n), copy.deepcopy(e)), lo),
+                                     orelse=call("min", copy.deepcopy(v), hi)))
+        if self.nonnegative(v):
+            return clipped(call("min", v, hi)) if towards and not same(v, n) else v
+        nonneg = ast.Compare(left=copy.deepcopy(v), ops=[ast.GtE()], comparators=[C(0)])
+        return clipped(ast.IfExp(test=nonneg, body=call("min", copy.deepcopy(v), hi) if towards else
+                                 copy.deepcopy(v), orelse=call("max", add(copy.deepcopy(v), copy.deepcopy(n)), lo)))
+
+    def nonnegative(self, e) -> bool:
+        """Is integer expression ``e`` never negative by how it is written (constants, extents,
+        ``len``, counters of ``range`` loops from a non-negative start, sums and products of them)?"""
+        if is_const(e):
+            return e.value >= 0
+        if isinstance(e, ast.Name):
+            return e.id in self.counters
+        if _is_shape(e):
+            return True
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Mult, ast.FloorDiv)):
+            return self.nonnegative(e.left) and self.nonnegative(e.right)
+        return isinstance(e, ast.Call) and self.canon(e.func) == "builtins.len"
 
     def slice_parts(self, sl, n, pre, like):
         """(start, step, length) of ``sl`` on an axis of ``n`` elements (bounds within the axis)."""
@@ -1027,7 +1138,9 @@ class ArrayLowering:
         if step.value == 0:
             raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
 
-        lo, hi = self.slice_bound(sl.lower, n, pre, like), self.slice_bound(sl.upper, n, pre, like)
+        fwd = step.value > 0
+        lo = self.slice_bound(sl.lower, n, pre, like, forward=fwd)
+        hi = self.slice_bound(sl.upper, n, pre, like, upper=True, forward=fwd)
         k = step.value
         if k > 0:
             start = lo if lo is not None else C(0)
@@ -1069,7 +1182,8 @@ class ArrayLowering:
             check.adtrans_shape_check = True
             pre.append(ast.copy_location(check, like))
 
-        lo, hi = self.slice_bound(sl.lower, n, pre, like), self.slice_bound(sl.upper, n, pre, like)
+        lo = self.slice_bound(sl.lower, n, pre, like, forward=not neg)
+        hi = self.slice_bound(sl.upper, n, pre, like, upper=True, forward=not neg)
         if not neg:
             start = lo if lo is not None else C(0)
             span = sub(hi if hi is not None else copy.deepcopy(n), start)
@@ -1187,17 +1301,21 @@ class ArrayLowering:
         """``x[idx]`` (``idx`` an integer array, constant): the element function ``x[idx[k], ...]``,
         shape ``idx.shape + x.shape[1:]``.  Its adjoint is the scatter-add ``dx[idx[k]] += dy[k]``
         (repeated indices add up).  Negative indices count from the end, as in NumPy; indices out
-        of range are not checked (as Numba's own indexing)."""
+        of range are not checked (as Numba's own indexing).  A boolean ``idx`` is a mask: the
+        gather at its positions (:meth:`positions`)."""
         idx = self.value(e.slice, pre)
+        x = self.value(e.value, pre)
         if idx.dtype == "bool":
-            raise self.err(e, f"indexing with a boolean mask `{ast.unparse(e)}`",
-                           "use np.where(mask, x, 0.0) (a fixed shape) or write the loop")
+            return self.gather_at(x, self.positions(idx, x, pre, e, e.slice), pre, wrap=False)
         if idx.dtype != "int64":
             raise self.err(e, f"indexing with a {idx.dtype} array `{ast.unparse(e)}`", "index with integers")
-        x = self.value(e.value, pre)
+        return self.gather_at(x, idx, pre)
+
+    def gather_at(self, x, idx, pre, wrap=True):
+        """The element function ``x[idx[k], ...]`` (``wrap``: negative indices count from the end)."""
         whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
             a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
-        n = None if whole else self.extent_atom(x.shape[0], pre)
+        n = None if whole or not wrap else self.extent_atom(x.shape[0], pre)
         k = idx.ndim
 
         def at(ix):
@@ -1207,6 +1325,56 @@ class ArrayLowering:
                               body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
             return x.at([t] + list(ix[k:]))
         return Gen(list(idx.shape) + list(x.shape[1:]), x.dtype, at)
+
+    def positions(self, mask, x, pre, like, spelled):
+        """A boolean mask of ``x``'s first axis as the (constant) integer array of its true
+        positions, in order: ``x[mask]`` is the gather ``x[pos[k]]`` and ``x[mask] = v`` the
+        scatter ``x[pos[k]] = v[k]``, so a mask has no derivative and every loop strategy serves
+        the rest.  Two passive integer loops, before the statement::
+
+            cnt = 0
+            for i in range(n):
+                if mask[i]: cnt += 1
+            pos = np.empty(cnt, dtype=np.int64)
+            j = 0
+            for i in range(n):
+                if mask[i]: pos[j] = i; j += 1
+
+        The mask's length must be ``x``'s (checked at run time).  A mask spelled the same way
+        twice in one statement (``y[m] = c * y[m]``) has one positions array: nothing is written
+        before the statement's last loop.  Numba indexes with 1-d masks only, so a mask of more
+        dimensions is refused with the line."""
+        src = ast.unparse(like) if isinstance(like, ast.expr) else ast.unparse(like).split("\n")[0]
+        if mask.ndim != 1:
+            raise self.err(like, f"a {mask.ndim}-d boolean mask in `{src}` (Numba compiles 1-d masks only)",
+                           "use np.where(mask, x, 0.0) (a fixed shape), index rows with a 1-d mask, or write "
+                           "the loop: for i ...: for j ...: if mask[i, j]: ...")
+        if x.ndim == 0:
+            raise self.err(like, f"a boolean mask of a scalar in `{src}`")
+        self.check(mask.shape[0].extent, x.shape[0].extent, pre, like,
+                   "boolean index did not match the indexed array")
+        key = ast.dump(spelled)
+        if key in self.masks:
+            return copy.deepcopy(self.masks[key])
+        n = self.extent_atom(mask.shape[0], pre)
+        cnt, pos, j = self.fresh("count"), self.fresh("where"), self.fresh("j")
+        self.sdt[cnt] = self.sdt[j] = "int64"
+
+        def hit(i):
+            return mask.at([i])
+        pre.append(ast.copy_location(ast.Assign(targets=[N(cnt, True)], value=C(0)), like))
+        pre += self.loops([n], lambda ix: [ast.If(test=hit(ix[0]), body=[
+            ast.AugAssign(target=N(cnt, True), op=ast.Add(), value=C(1))], orelse=[])], like)
+        pre.append(ast.copy_location(ast.Assign(targets=[N(pos, True)], value=ast.Call(
+            func=self.npf("empty"), args=[N(cnt)], keywords=[ast.keyword(arg="dtype", value=self.npf("int64"))])),
+            like))
+        pre.append(ast.copy_location(ast.Assign(targets=[N(j, True)], value=C(0)), like))
+        pre += self.loops([copy.deepcopy(n)], lambda ix: [ast.If(test=hit(ix[0]), body=[
+            ast.Assign(targets=[ast.Subscript(value=N(pos), slice=N(j), ctx=ast.Store())], value=ix[0]),
+            ast.AugAssign(target=N(j, True), op=ast.Add(), value=C(1))], orelse=[])], like)
+        self.info[pos] = (1, "int64")
+        self.masks[key] = Ref(View.whole(pos, 1, "int64"))
+        return copy.deepcopy(self.masks[key])
 
     def norm_args(self, e, args):
         """``(ord, axis)`` of ``np.linalg.norm(x, ord, axis)``: ord None, a number (``np.inf`` ->

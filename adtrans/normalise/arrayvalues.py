@@ -34,8 +34,13 @@ by construction (``None``, ``reshape(-1, 1)``, a 1-D operand against 2-D);
 operands whose extents differ at run time raise ``ValueError`` in the forward
 sweep instead of indexing out of bounds (``ArrayLowering.check``: one integer
 test per pair of extents per statement, before its loops; an axis that is 1
-only at run time raises too, never a wrong result).  Slice bounds must lie in the array
-(NumPy's clamping of out-of-range bounds is not reproduced).
+only at run time raises too, never a wrong result).  Slice bounds beyond the axis
+are clipped as NumPy and Numba clip them (``ArrayLowering.slice_bound``).
+Integer-array indexing is a gather (``x[idx]``) or a scatter (``x[idx] = v``,
+``x[idx] += v``: the value is computed first, the last store to a repeated index
+wins, as Numba runs it); a 1-d boolean mask is the integer array of its true
+positions (``ArrayLowering.positions``), so ``x[m]`` is a gather and ``x[m] = v``
+or ``x[m] *= c`` a scatter, and the mask has no derivative.
 
 :data:`TABLE` (name -> how it is handled) is the source of ``docs/supported.md``.
 """
@@ -128,6 +133,18 @@ TABLE = {
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),
     "searchsorted": ("constant", "an index (no derivative)"),
+}
+
+
+#: NumPy forms this Numba does not compile in a kernel's own (primal) code, although adtrans
+#: differentiates them (lowered to loops with NumPy's semantics): name -> (the form, what to write
+#: so that the primal compiles too).  Checked against Numba by tests/test_masks.py; shown in
+#: ``docs/supported.md``.
+PRIMAL_LIMITS = {
+    **{k: ("axis=", f"a loop over the kept axis (`for j in range(A.shape[1]): out[j] = np.{k}(A[:, j])`)")
+       for k in ("max", "min", "amax", "amin", "mean", "std", "var", "prod")},
+    "linalg.norm": ("ord='fro' and axis=", "`np.linalg.norm(A)` (a matrix's Frobenius norm is the default); "
+                                           "along an axis `np.sqrt(np.sum(A * A, axis=1))` or a loop over the rows"),
 }
 
 

@@ -63,6 +63,8 @@ def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
     last = func.body[-1] if func.body else None
     if isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple) and not last.value.elts:
         func.body.pop()
+        while func.body and _is_comment(func.body[-1]):     # it described a loop that went
+            func.body.pop()
     func.body = _comments(func.body) or [ast.Pass()]
     return ast.fix_missing_locations(func)
 
