@@ -222,11 +222,13 @@ _PARSED: dict = {}
 
 
 def primal_of(fn):
-    """The parsed :class:`~adtrans.parse.Primal` of ``fn``, parsed once per Python function."""
+    """The parsed :class:`~adtrans.parse.Primal` of ``fn``, parsed once per Python function and
+    dispatcher (two dispatchers of one function may differ in options such as ``fastmath``,
+    which the adjoint inherits)."""
     pyfunc, _ = python_function(fn)
-    key = id(pyfunc)
+    key = (id(pyfunc), id(fn))
     with _PARSE_LOCK:
         hit = _PARSED.get(key)
-        if hit is None or hit[0] is not pyfunc:
-            hit = _PARSED[key] = (pyfunc, parse_function(fn))
-    return hit[1]
+        if hit is None or hit[0] is not pyfunc or hit[1] is not fn:
+            hit = _PARSED[key] = (pyfunc, fn, parse_function(fn))
+    return hit[2]

@@ -19,7 +19,7 @@ def compiled(fn, activity: tuple, argtypes: tuple, target: Target = CPU):
     """``(Generated, compiled adjoint)`` of the kernel ``fn`` for ``activity`` and Numba ``argtypes``
     on ``target``; generated and compiled once per process (and per machine on disk, for the CPU)."""
     primal = primal_of(fn)
-    key = (id(primal.pyfunc), activity, argtypes, target.key)
+    key = (id(primal), activity, argtypes, target.key)
     with _LOCK:
         hit = _COMPILED.get(key)
         if hit is None:

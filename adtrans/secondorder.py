@@ -30,7 +30,7 @@ def tangent_adjoint(fn, activity: tuple, argtypes: tuple, inputs: tuple):
     ``activity`` and Numba ``argtypes``, with respect to the primal parameters ``inputs``;
     generated and compiled once per process (Numba caches the machine code on disk)."""
     primal = primal_of(fn)
-    key = (id(primal.pyfunc), activity, argtypes, inputs)
+    key = (id(primal), activity, argtypes, inputs)
     with _LOCK:
         hit = _TANGENTS.get(key)
         if hit is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..targets.base import IMPORTS_HEAD, Target
+from ..targets.base import IMPORTS_HEAD, Target, option_source
 from .lowering import CudaLowering, tape_capacity_default
 from .extension import CudaExtension, typing_copy
 
@@ -67,5 +67,5 @@ class CudaTarget(Target):
         if primal.dispatcher is None and "fastmath=True" in "".join(primal.decorators).replace(" ", ""):
             fastmath = True
         if fastmath:
-            opts.append(f"fastmath={fastmath!r}")
+            opts.append(f"fastmath={option_source(fastmath)}")
         return "cuda.jit(" + ", ".join(["cache=True"] + opts) + ")"

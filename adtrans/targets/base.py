@@ -60,6 +60,28 @@ class Target:
         """The decorator of the generated adjoint (without ``@``)."""
         raise NotImplementedError
 
+    def reassociates(self, primal) -> bool:
+        """Whether the adjoint may add floats in another order than written (the primal's
+        ``fastmath`` allows reassociation): a sum across a loop's iterations may then stay a
+        scalar accumulation, which LLVM vectorises only under that flag."""
+        return False
+
+
+def fastmath_of(primal):
+    """The primal's ``fastmath`` option: ``True``, a set of LLVM flag names, or None."""
+    fastmath = (getattr(primal.dispatcher, "targetoptions", None) or {}).get("fastmath")
+    if fastmath is None and primal.dispatcher is None and \
+            "fastmath=True" in "".join(primal.decorators).replace(" ", ""):
+        fastmath = True
+    return fastmath
+
+
+def option_source(value) -> str:
+    """``value`` of a decorator option as source, sets sorted (generated code is deterministic)."""
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(repr(v) for v in sorted(value)) + "}"
+    return repr(value)
+
 
 class DriverTarget(Target):
     """Plain-Python drivers calling kernels: differentiated by :mod:`adtrans.driver`, not by the

@@ -6,7 +6,7 @@ import ast
 from numba.core import types as nbtypes
 
 from ..transform.lowering import CpuLowering
-from .base import IMPORTS_HEAD, Target
+from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
                           "tape_pop_array, tape_push_array, tape_take, tape_view, thread_id\n")
@@ -67,12 +67,19 @@ class CpuTarget(Target):
             opts.append("cache=True")
         if parallel:
             opts.append("parallel=True")
-        fastmath = (getattr(primal.dispatcher, "targetoptions", None) or {}).get("fastmath")
+        fastmath = fastmath_of(primal)
         if fastmath:
-            opts.append(f"fastmath={fastmath!r}")
-        if primal.dispatcher is None and "fastmath=True" in "".join(primal.decorators).replace(" ", ""):
-            opts.append("fastmath=True")
+            opts.append(f"fastmath={option_source(fastmath)}")
+        # the primal's floating-point error model and bounds checking, as the user chose them
+        options = getattr(primal.dispatcher, "targetoptions", None) or {}
+        for key in ("error_model", "boundscheck"):
+            if options.get(key) is not None:
+                opts.append(f"{key}={option_source(options[key])}")
         return "numba.njit(" + ", ".join(opts) + ")"
+
+    def reassociates(self, primal) -> bool:
+        fastmath = fastmath_of(primal)
+        return fastmath is True or (isinstance(fastmath, (set, frozenset)) and bool({"reassoc", "fast"} & fastmath))
 
 
 #: The CPU target.

@@ -82,9 +82,10 @@ def _weight(loop, depth=1) -> int:
 
 
 class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
-    def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False):
+    def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False):
         self.norm, self.types, self.act = norm, types, act
         self.tape_by_cost = tape_by_cost
+        self.reassociate = reassociate
         self.cost_taped: dict = {}          # id(loop) -> ids of statements its reverse sweep pops
         self.saved_per_loop: set = set()    # ids of loop-invariant statements saved once per loop
         self.cheap_redone: dict = {}        # id(statement list) -> names recompute_cheap recomputes

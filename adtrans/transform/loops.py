@@ -463,8 +463,13 @@ class LoopStrategies:
         """Adjoints of values the loop reads from outside accumulate across iterations
         (``d_p += ...``), which keeps LLVM from vectorising the loop without fast-math.
         For short loops of constant trip count, give each iteration its own slot
-        (``d_p_lanes[l] += ...``) and add the slots after the loop."""
+        (``d_p_lanes[l] += ...``) and add the slots after the loop.  Not under fast-math
+        reassociation (``self.reassociate``): LLVM then vectorises ``d_p += ...`` itself, with the
+        partial sums in registers (per-lane slots would cost a load and a store per lane and
+        value, and a sum of the slots after every run of the loop)."""
         args = loop.iter.args
+        if self.reassociate:
+            return [], []
         if len(args) != 1 or not isinstance(args[0], ast.Constant) or not 1 < args[0].value <= 1024:
             return [], []
         inverse = {v: k for k, v in self.adj_names.items()}

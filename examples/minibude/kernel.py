@@ -88,7 +88,7 @@ DIFF_TOLERANCE = 2.5e-4
 # the last four depend only on forcefield data (constant under AD).
 # ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def distance(ax, ay, az, bx, by, bz):
     """Euclidean distance between points a and b (Angstrom)."""
     dx = ax - bx
@@ -97,7 +97,7 @@ def distance(ax, ay, az, bx, by, bz):
     return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def steric_energy(distij, slope):
     """Steric term ``76 * max(0, 1 - distij/radij)`` as ``max(0, 76 - distij*slope)``.
 
@@ -106,7 +106,7 @@ def steric_energy(distij, slope):
     return max(np.float32(0.0), np.float32(76.0) - distij * slope)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def ramp_energy(distij, scale, offset, slope):
     """``scale * clamp(offset - distij*slope, 0, 1)``: charge or desolvation term.
 
@@ -117,7 +117,7 @@ def ramp_energy(distij, scale, offset, slope):
     return scale * min(np.float32(1.0), max(np.float32(0.0), offset - distij * slope))
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def charge_scale(p_hbtype, l_hbtype, p_elsc, l_elsc):
     """``45 * q_p * q_l``, forced to ``-|.|`` when either hbtype is 'E' (69)."""
     chrg = l_elsc * p_elsc * np.float32(45.0)
@@ -126,7 +126,7 @@ def charge_scale(p_hbtype, l_hbtype, p_elsc, l_elsc):
     return chrg
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def charge_slope(p_hbtype, l_hbtype):
     """Inverse charge cut-off (1/Angstrom): 1/4 when both hbtypes are 'F' (70), else 1/2."""
     if p_hbtype == 70 and l_hbtype == 70:
@@ -134,7 +134,7 @@ def charge_slope(p_hbtype, l_hbtype):
     return np.float32(0.5)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def desolv_scale(p_hphb, l_hphb):
     """Desolvation magnitude from the two hydrophobicities (0 when the term is off).
 
@@ -152,7 +152,7 @@ def desolv_scale(p_hphb, l_hphb):
     return np.float32(0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def desolv_slope(p_hphb, l_hphb):
     """Inverse desolvation cut-off (1/Angstrom): 1/5.5 (NPNPDIST) when both are negative, else 1/1."""
     if p_hphb < 0.0 and l_hphb < 0.0:
@@ -164,7 +164,7 @@ def desolv_slope(p_hphb, l_hphb):
 # Kernels
 # ---------------------------------------------------------------------------
 
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, fastmath=True)
 def fasten_main(protein_xyz, protein_type, ligand_xyz, ligand_type,
                 ff_hbtype, ff_radius, ff_hphb, ff_elsc, poses, energies):
     """Docking energies, one pose per ``prange`` iteration (scalar code).
@@ -247,7 +247,7 @@ def fasten_main(protein_xyz, protein_type, ligand_xyz, ligand_type,
     activity="dup,const,const,const,const,const,const,const,dup,dup",
     signature="void(float32[:, ::1], int32[::1], float32[:, ::1], int32[::1], int32[::1], "
               "float32[::1], float32[::1], float32[::1], float32[:, ::1], float32[::1])")
-@njit(parallel=True, cache=True)
+@njit(parallel=True, cache=True, fastmath=True)
 def fasten_main_blocked(protein_xyz, protein_type, ligand_xyz, ligand_type,
                         ff_hbtype, ff_radius, ff_hphb, ff_elsc, poses, energies):
     """Same energies as :func:`fasten_main`, :data:`PPWI` poses per ``prange`` iteration.
