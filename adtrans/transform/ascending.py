@@ -1,9 +1,10 @@
 """Reverse loops whose iterations are independent run in ascending order (CPU target).
 
 The reverse sweep of a loop runs its iterations from last to first, ``for j in range(H, L,
--1)``.  LLVM does not vectorise Numba's descending loops (the negative-index wrap-around of
-``a[j]`` is not proven away), so a reverse sweep as simple as ``d_x[j] += c * tape[top + j]``
-runs one element at a time.  Where no iteration of the loop reads or writes what another one
+-1)``.  LLVM does not vectorise Numba's descending loops (measured: llsq's reverse loop
+``d_x[j] += c * tape[top + j]`` compiles to no packed instruction descending, to packed AVX
+ones ascending; probably the negative-index wrap-around of ``a[j]`` is not proven away), so
+the reverse sweep runs one element at a time.  Where no iteration of the loop reads or writes what another one
 writes, the order is irrelevant and the loop runs ``for j in range(L + 1, H + 1)``:
 
 - its body is straight-line code (assignments, augmented assignments, calls of pure
