@@ -83,6 +83,7 @@ def check(fn, args, rtol=1e-6, atol=1e-8, h=1e-6, samples=12, seed=1.25, rng=0, 
 
 def tape_pushes(src: str) -> int:
     """Number of scalar tape pushes in generated CPU source (inline stores ``tape[top] = v``)
-    plus any calls of the former ``tape_push`` helper."""
+    (also indexed by a loop counter, ``tape[top + j] = v``) plus any calls of the former
+    ``tape_push`` helper."""
     import re
-    return len(re.findall(r"^\s*tape\w*\[top\w*\] = ", src, re.M)) + src.count("tape_push(")
+    return len(re.findall(r"^\s*tape\w*\[top\w*(?: [+-] [^\]]+)?\] = ", src, re.M)) + src.count("tape_push(")

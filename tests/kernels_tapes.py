@@ -179,3 +179,43 @@ def two_snapshots(a, b, x, steps):
             a[k] = a[k] * 0.9 + x[k]
             b[k] = b[k] + 0.1 * a[k]
     return acc
+
+
+def linear_scan(x, a):
+    """y[i] = a y[i - 1] + x[i]: the reverse sweep carries d_y[i] into d_y[i - 1] and adds into d_a,
+    so its iterations stay in descending order."""
+    n = x.shape[0]
+    y = np.empty(n)
+    y[0] = x[0]
+    for i in range(1, n):
+        y[i] = a * y[i - 1] + x[i]
+    s = 0.0
+    for i in range(n):
+        s += math.sin(y[i])
+    return s
+
+
+@njit
+def scaled_copy_loop(x, y, c):
+    """A time loop over an explicit loop whose reverse writes each element once: ascending."""
+    n = x.shape[0]
+    for step in range(c):
+        for i in range(n):
+            y[i] = y[i] * 0.5 + math.sin(x[i])
+    return y[0] + y[n - 1]
+
+
+@njit
+def nearest_distance(p, q):
+    """sum_i min_j |q_j - p_i|^2 (k-means cost): the inner distance sum is taped, not recomputed."""
+    total = 0.0
+    for i in range(p.shape[0]):
+        best = math.inf
+        for j in range(q.shape[0]):
+            dist = 0.0
+            for e in range(p.shape[1]):
+                dd = p[i, e] - q[j, e]
+                dist += dd * dd
+            best = min(best, dist)
+        total += best
+    return total

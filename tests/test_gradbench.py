@@ -44,7 +44,14 @@ def test_pushes_are_inline_stores_with_room_reserved_before_the_loop():
     assert tape_pushes(src) == 1
     assert re.search(r"if top_float64 \+ max\(m, 0\) > tape_float64.shape\[0\]:", src)
     # the rerun of an iteration in the reverse sweep does not push and pop `mul` again
-    assert src.count("mul = tape_float64[top_float64]") == 1
+    assert src.count("mul = tape_float64[top_float64") == 1
+    # the tape is indexed by the loop counter, not by a running top, in both sweeps, and the
+    # reverse loop (independent iterations) runs in ascending order, so that it vectorises
+    assert "tape_float64[top_float64 + j] = mul\n" in src and "top_float64 += 1" not in src
+    assert re.search(r"for j in range\(m\):\n\s*mul = tape_float64\[top_float64 \+ j\]", src)
+    # the forward loop's `top += m` and the reverse loop's `top -= m` cancel (nothing between uses the tape)
+    assert "top_float64 += max(m, 0)" not in src and "top_float64 -= max(m, 0)" not in src
+    assert "range(m - 1, -1, -1)" not in src
 
 
 def test_integer_counter_is_stepped_back_not_taped():

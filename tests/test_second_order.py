@@ -117,8 +117,8 @@ def test_tapes_get_tangent_tapes():
     assert "tape_pop_array(dot_tape_float64, top_float64, dot_u_before_loop)" in src
     args = [np.linspace(0.5, 1.5, 8), 0.3]
     tan, _, _ = tangent_adjoint(K.recurrence, ("dup", "const"), typeof_args(args), ("x",))
-    src = tan.function_source          # scalars: stored and loaded beside the values
-    assert "dot_tape_float64[top_float64] = dot_y" in src and "dot_y = dot_tape_float64[top_float64]" in src
+    src = tan.function_source          # scalars: stored and loaded beside the values (indexed by the counter)
+    assert "dot_tape_float64[top_float64 + i] = dot_y" in src and "dot_y = dot_tape_float64[top_float64 + i]" in src
     assert "dot_tape_float64 = tape_grow(dot_tape_float64, " in src
 
 

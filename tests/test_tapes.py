@@ -153,3 +153,41 @@ def test_two_array_snapshots_on_one_tape_come_back_in_reverse_order():
     assert "tape_push_array(tape_float64, top_float64, a)" in src and \
         "tape_push_array(tape_float64, top_float64, b)" in src
     check(K.two_snapshots, args, activity=("dup", "dup", "dup", "const"))
+
+
+# ------------------------------------------------ tapes indexed by loop counters, ascending reverse loops
+
+def test_recurrence_keeps_descending_reverse_and_counter_indexed_tape():
+    args = [RNG.uniform(-1, 1, 7), 0.7]
+    check(K.linear_scan, args)
+    src = adtrans.source(K.linear_scan, ("dup", "active"), *args)
+    # each reverse iteration hands d_y[i - 1] to the next (and adds into d_a): order kept
+    assert "for i_1 in range(n - 1, 0, -1):" in src and "in ascending order" not in src
+    # the pushes and pops are indexed by the counter: no running `top += 1` / `top -= 1`
+    assert "tape_float64[top_float64 + i_1 - 1] = y_im1" in src
+    assert "y_im1 = tape_float64[top_float64 + i_1 - 1]" in src
+    assert "top_float64 += 1" not in src and "top_float64 -= 1" not in src
+
+
+def test_independent_reverse_loops_run_ascending():
+    x, y = RNG.uniform(-1, 1, 6), RNG.uniform(-1, 1, 6)
+    check(K.scaled_copy_loop, [x, y, 3])
+    p, q = pts(7, 3), pts(4, 3)
+    check(K.nearest_distance, [p, q])
+    src = adtrans.source(K.nearest_distance, ("dup", "dup"), p, q)
+    # the loop over clusters carries `best` (and its adjoint): descending; the loop over
+    # coordinates writes each d_p[i, e], d_q[j, e] once: ascending, and its comment says so
+    assert "for j in range(j_bound - 1, -1, -1):" in src
+    assert re.search(r"in ascending order \(independent iterations: vectorisable\)\n\s*for e in range\(e_bound\):", src)
+
+
+def test_inner_sum_is_taped_not_recomputed():
+    p, q = pts(7, 3), pts(4, 3)
+    src = adtrans.source(K.nearest_distance, ("dup", "dup"), p, q)
+    assert "taped, not recomputed (costly): dist (a loop's sum)" in src
+    # pushed after its loop, beside `best`; the reverse pops it first (it was pushed last) and
+    # does not rerun the distance loop
+    assert "tape_float64[top_float64 + j * 2 + 1] = dist" in src
+    rev = src[src.index("for j in range(j_bound - 1, -1, -1):"):]
+    assert rev.index("dist = tape_float64[top_float64 + j * 2 + 1]") < rev.index("best = tape_float64[top_float64 + j * 2]")
+    assert len(re.findall(r"^\s*dist \+= ", src, re.M)) == 1

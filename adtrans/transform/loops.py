@@ -6,11 +6,11 @@ import ast
 import copy
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..analyse.loops import assigned_scalars, loop_is_prange
+from ..analyse.loops import assigned_scalars, is_serial_range, loop_is_prange
 from ..ir.markers import SCOPE_START, comment, marker, save_restore
 from ..ir.affine import AffineMap
 from ..ir.liveness import upward_exposed
-from ..ir.walk import forward_only, is_alloc, iter_nodes, reads, scalar_target
+from ..ir.walk import forward_only, is_alloc, iter_nodes, iter_stmts, reads, scalar_target
 from ..rules.derivatives import COSTLY
 from .scope import Scope
 from ..ir.nodes import name
@@ -232,6 +232,44 @@ class LoopStrategies:
                 out.append(s)
         return out
 
+    def costly_reductions(self, L, scope) -> list:
+        """``(init, loop, x)`` for the inner reductions of ``L``'s body whose result the reverse
+        sweep pops instead of rerunning the reduction loop (cache or recompute by cost: a loop's
+        worth of work against one store and one load): ``x = <constant>`` at the top level of the
+        body, then a serial ``range`` loop that writes no array and updates ``x`` only by
+        ``x += v``; ``x`` is a float that the reverse reads, assigned nowhere else; nothing after
+        the loop reads the loop's other scalars.  The reverse of the reduction itself reruns its
+        own iterations, so it needs nothing from the skipped rerun.  Not inside a ``prange``
+        iteration (see :meth:`costly_values`)."""
+        if not self.tape_by_cost or scope.tape_scope.prange_var is not None:
+            return []
+        out = []
+        need = self.recompute_needed(scope.recompute_root or L)
+        for k, F in enumerate(L.body):
+            if not (is_serial_range(F) and not self.body_arrays(F.body)[1]) or \
+                    any(isinstance(n, ast.While) for n in ast.walk(F)):
+                continue
+            inner = {id(t) for t, _ in iter_stmts(F.body)}
+            temps = assigned_scalars(F.body) | {F.target.id}
+            accs = [x for x in sorted(temps - {F.target.id}) if x in need and self.pure_accumulator(F.body, x)]
+            others = temps - set(accs)
+            rest = L.body[:k] + L.body[k + 1:]
+            if not accs or any(others & _loaded(t) for t in rest) or any(self.live_after(L, y) for y in others):
+                continue
+            for x in accs:
+                ty = self.types.get(x)
+                if ty is None or is_array(ty) or not scalar_dtype_name(ty).startswith("float"):
+                    continue
+                sites = self.sites[x]
+                init = [t for t in sites if id(t) not in inner]
+                if len(sites) != 2 or len(init) != 1 or not any(init[0] is t for t in L.body[:k]):
+                    continue
+                init = init[0]
+                if isinstance(init, ast.Assign) and isinstance(init.value, ast.Constant) and \
+                        self.forward_copy(init, scope) is not None:
+                    out.append((init, F, x))
+        return out
+
     def recompute_loop(self, L, scope, depth, last_only=False, carried=None):
         is_par = loop_is_prange(L)
         reads_, writes, _ = self.body_arrays(L.body)
@@ -239,11 +277,16 @@ class LoopStrategies:
         # pushes in the forward loop pop in the reverse one, mirrored: not with carried scalars
         # (popped at the top of an iteration) nor after arrays copied to the tape before it
         costly = [] if (is_par or last_only or carried is not None) else self.costly_values(L, scope)
-        if costly and depth > 0 and sorted((reads_ & self.recompute_needed(scope.recompute_root or L) - local)
-                                           & (writes | self.written_after(L, scope))):
-            costly = []
-        if costly:
-            self.cost_taped[id(L)] = {id(s) for s in costly}
+        # inner reductions: also in carried-scalar loops (their values pop before the carried ones)
+        reductions = [] if (is_par or last_only) else self.costly_reductions(L, scope)
+        if (costly or reductions) and depth > 0 and sorted(
+                (reads_ & self.recompute_needed(scope.recompute_root or L) - local)
+                & (writes | self.written_after(L, scope))):
+            costly, reductions = [], []
+        if costly or reductions:
+            self.cost_taped[id(L)] = {id(s) for s in costly} | {
+                id(t) for init, F, x in reductions for t in [init] + [u for u, _ in iter_stmts(F.body)]
+                if scalar_target(t) == x}
             self._needed_cache.pop(id(L), None)
         saves, pops = self.compound_save(L, scope)
         fwd, rev, renames, snap = self.snapshots(L, scope, depth, saves)
@@ -260,24 +303,29 @@ class LoopStrategies:
         # costly values: pushed after their assignment in the forward loop, popped in reverse
         # order at the top of the reverse iteration (which then skips their assignment)
         after, popped = {}, []
-        for s in costly:
-            push, pop = save_restore(s.targets[0].id, scope.tape_scope.id)
-            after[id(s)] = [push]
+        position = {id(t): k for k, t in enumerate(L.body)}
+        taped = sorted([(position[id(s)], s, s.targets[0].id, [s]) for s in costly] +
+                       [(position[id(F)], F, x, [init] + [u for u, _ in iter_stmts(F.body)])
+                        for init, F, x in reductions], key=lambda e: e[0])
+        for _, anchor, x, skipped in taped:
+            push, pop = save_restore(x, scope.tape_scope.id)
+            after.setdefault(id(anchor), []).append(push)
             popped.insert(0, pop)
-            child.popped.add(id(s))
+            child.popped |= {id(t) for t in skipped}
         body = self.adjacent(L.body, child)
         # carried scalars: saved at the top of every forward iteration, restored at the top of
         # the same iteration in the reverse sweep, before it is rerun
         pairs = [save_restore(x, scope.tape_scope.id) for x in carried or ()]
         restores = [pop for _, pop in reversed(pairs)]
         loop = ast.For(target=copy.deepcopy(L.target), iter=self.last_iter(L) if last_only else self.reversed_iter(L),
-                       body=[marker(SCOPE_START, child.id)] + restores + popped + body, orelse=[])
+                       body=[marker(SCOPE_START, child.id)] + popped + restores + body, orelse=[])
         child.loop_node = loop
         how = "in parallel" if is_par else "in reverse order"
         why = f"; arrays copied first: {', '.join(snap)}" if snap else ""
-        if costly:
-            why += (f"; taped, not recomputed (costly): {', '.join(s.targets[0].id for s in costly)}; "
-                    "the rest is recomputed (cheap)")
+        if taped:
+            names = [x if isinstance(a, ast.Assign) else f"{x} (a loop's sum)" for _, a, x, _ in taped]
+            why += f"; taped, not recomputed (costly): {', '.join(names)}; the rest is recomputed (cheap)"
+
         if last_only:
             rev.append(comment("last-iteration loop: every iteration overwrites the values read after it "
                                "and nothing else escapes, so only the last one is rerun and reversed" + why))
@@ -512,6 +560,7 @@ class LoopStrategies:
                     n = copy.copy(s)
                     n.body = walk(s.body) or [ast.Pass()]
                     out.append(n)
+                    out.extend(after.get(id(s), ()))
                 elif forward_only(s):
                     if not recompute:
                         out.append(copy.deepcopy(s))
@@ -522,6 +571,11 @@ class LoopStrategies:
                         out.extend(after.get(id(s), ()))
             return out
         return walk([L])[0]
+
+
+def _loaded(s) -> set:
+    """Names ``s`` (nested statements included) reads."""
+    return {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _int64():

@@ -14,6 +14,8 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import iter_nodes, rewrite_stmts
 from ..ir.markers import POP, PUSH, SCOPE_START, is_marker
 from ..rules.parallel import PrangeRewriter
+from .affine_tapes import affine_tapes
+from .ascending import ascending
 from .capacity import CapacityPlanner
 
 
@@ -149,7 +151,7 @@ class CpuLowering(MarkerLowering):
         """The lowered statements of the marked ``body``."""
         body = rewrite_stmts(body, self.resolve)
         body = self.scope_starts(body)
-        return CapacityPlanner().run(pops_as_views(body) if self.pools else body)
+        return ascending(affine_tapes(CapacityPlanner().run(pops_as_views(body) if self.pools else body)))
 
     def resolve(self, s):
         """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""
