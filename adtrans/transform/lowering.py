@@ -67,11 +67,12 @@ def _product_accumulation(s):
     return None
 
 
-def products_in_place(stmts) -> list:
+def products_in_place(stmts, shadows: set) -> list:
     """The accumulations of matrix-product adjoints (``d_A += G @ B.T``, statements of one block)
     without temporaries: the first one into a shadow that holds the zeros it was allocated with
     (``d_P = np.zeros(...)``, nothing mentioning ``d_P`` in between) becomes the product itself
-    (``d_P = G @ C.T``: no zero fill, no addition), every other one ``matmul_add(d_A, G, B.T)``
+    (``d_P = G @ C.T``: no zero fill, no addition; ``shadows``: the names of the shadows, the only
+    arrays this applies to), every other one ``matmul_add(d_A, G, B.T)``
     (:mod:`adtrans.targets.cpu_blas`: one GEMM with beta = 1 adding into ``d_A``, no fresh array
     for the product).  The shapes agree by construction: a shadow is allocated with its array's
     shape, and the product adjoint has the operand's shape (checked in the forward sweep)."""
@@ -79,7 +80,7 @@ def products_in_place(stmts) -> list:
     drop = set()
     for k, s in enumerate(out):
         d = _is_zeros(s)
-        if d is None:
+        if d is None or d not in shadows:
             continue
         for j in range(k + 1, len(out)):
             if d not in {n.id for n in ast.walk(out[j]) if isinstance(n, ast.Name)}:
@@ -203,7 +204,7 @@ class CpuLowering(MarkerLowering):
         body = rewrite_stmts(body, self.resolve)
         body = self.scope_starts(body)
         if self.pools:
-            body = products_in_place(pops_as_views(body))
+            body = products_in_place(pops_as_views(body), set(self.b.adj_names.values()))
         return CapacityPlanner().run(body)
 
     def resolve(self, s):
