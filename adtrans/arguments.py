@@ -65,10 +65,22 @@ def unwrap(args) -> tuple[tuple, list]:
     return tuple(activity), flat
 
 
+_SIGNATURES: dict = {}
+
+
+def signature_of(pyfunc) -> inspect.Signature:
+    """``inspect.signature(pyfunc)``, computed once per function (``grad`` binds the arguments
+    of every call; reading the signature anew costs ~30 us a call)."""
+    hit = _SIGNATURES.get(pyfunc)
+    if hit is None or hit[0] is not pyfunc.__code__:       # a redefined __code__ gets a new one
+        hit = _SIGNATURES[pyfunc] = (pyfunc.__code__, inspect.signature(pyfunc))
+    return hit[1]
+
+
 def param_names(fn) -> list:
     """Names of ``fn``'s parameters, in order."""
     pyfunc, _ = python_function(fn)
-    return list(inspect.signature(pyfunc).parameters)
+    return list(signature_of(pyfunc).parameters)
 
 
 def bind_arguments(fn, args, kwargs=None) -> list:
@@ -77,7 +89,7 @@ def bind_arguments(fn, args, kwargs=None) -> list:
 
     Raises :class:`ActivityError` naming the parameter when one is missing or unknown."""
     pyfunc, _ = python_function(fn)
-    sig = inspect.signature(pyfunc)
+    sig = signature_of(pyfunc)
     params = list(sig.parameters.values())
     if not kwargs and len(args) == len(params):
         return list(args)
@@ -190,9 +202,25 @@ def split_args(activity, args, check_shadows: bool = False) -> tuple[list, list]
     return primal_args, list(args[k:])
 
 
+_ARRAY_TYPES: dict = {}
+
+
+def _typeof_host(a):
+    """``numba.typeof(a)``; for a plain NumPy array looked up by what its Numba type depends on
+    (dtype, ndim, layout, writeable, aligned), as ``numba.typeof`` would build it."""
+    if type(a) is not np.ndarray:
+        return numba.typeof(a)
+    flags = a.flags
+    key = (a.dtype, a.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable, flags.aligned)
+    t = _ARRAY_TYPES.get(key)
+    if t is None:
+        t = _ARRAY_TYPES[key] = numba.typeof(a)
+    return t
+
+
 def typeof_args(args) -> tuple:
-    """Numba types of host arguments."""
-    return tuple(numba.typeof(a) for a in args)
+    """Numba types of host arguments (as ``numba.typeof``; array types cached by their key)."""
+    return tuple(_typeof_host(a) for a in args)
 
 
 def typeof_arg(a):

@@ -121,12 +121,12 @@ def rows(repeats, quick, only=None):
         return gradbench_rows(repeats, quick)
     if only == "lists":
         return list_rows(repeats, quick)
+    if only == "arrays":
+        return array_rows(repeats, quick)
+    if only == "heat":
+        return [heat_row(rng, repeats, quick)]
     out.extend(gradbench_rows(repeats, quick))
-    n, steps = (2000, 200) if not quick else (500, 50)
-    u0 = rng.uniform(0, 1, n)
-    out.append(case(f"heat time loop n={n} steps={steps}", lambda: K.heat_time_loop(u0.copy(), 0.2, steps),
-                    lambda: adtrans.grad(K.heat_time_loop)(u0.copy(), 0.2, steps), repeats=repeats,
-                    note="taped time loop, recomputed inner loops"))
+    out.append(heat_row(rng, repeats, quick))
     m = 1500 if not quick else 400
     x = rng.uniform(0, 10, (m, 3))
     out.append(case(f"pair potential n={m} (triangular)", lambda: K.pair_potential(x, m),
@@ -157,6 +157,15 @@ def rows(repeats, quick, only=None):
     out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return out
+
+
+def heat_row(rng, repeats, quick):
+    """The heat equation time loop (bench/kernels.py): u updated in place each step."""
+    n, steps = (2000, 200) if not quick else (500, 50)
+    u0 = rng.uniform(0, 1, n)
+    return case(f"heat time loop n={n} steps={steps}", lambda: K.heat_time_loop(u0.copy(), 0.2, steps),
+                lambda: adtrans.grad(K.heat_time_loop)(u0.copy(), 0.2, steps), repeats=repeats,
+                note="taped time loop, recomputed inner loops")
 
 
 def array_rows(repeats, quick):
@@ -266,7 +275,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
-    ap.add_argument("--only", choices=["gradbench", "lists"], help="only these rows")
+    ap.add_argument("--only", choices=["gradbench", "lists", "arrays", "heat"],
+                    help="only these rows (arrays: the whole-array NumPy rows, N-body, gemm, 2mm among them)")
     args = ap.parse_args(argv)
     print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
           f"threading layer default, medians of {args.repeats}")

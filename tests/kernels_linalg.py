@@ -128,3 +128,8 @@ def ridge_loss(A, x, b, lam):
 def quadratic_form(w, S):
     """Portfolio variance w' S w, left to right (`w @ S` is a vector)."""
     return w @ S @ w
+
+
+@njit
+def two_mm_sum(A, B, C, D):
+    return np.sum((A @ B) @ C * D)

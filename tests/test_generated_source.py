@@ -122,3 +122,54 @@ def test_tidy_passes_on_a_small_function():
     d_x = np.zeros(3)
     ns["f"](np.array([1.0, 2.0, 3.0]), d_x, 2.0)
     assert np.array_equal(d_x, [0.0, 4.0, 6.0])
+
+
+def test_tidy_drops_stores_nobody_reads_and_kills_of_dead_shadows():
+    """A forward array read only for its shape loses its stores (and the loop computing them);
+    the kill ``d_t[i, j] = 0.0`` of a local shadow no later statement reads goes; kills that a
+    later iteration or statement could read, and stores into parameters, stay."""
+    src = (
+        "def f(x, d_x, out, seed):\n"
+        "    n = x.shape[0]\n"
+        "    inv = np.empty((n, n))\n"
+        "    d_t = np.zeros_like(inv)\n"
+        "    d_w = np.zeros(n)\n"
+        "    d_v = np.zeros(n)\n"
+        "    for i in range(n):\n"
+        "        for j in range(n):\n"
+        "            a = x[i] - x[j]\n"
+        "            inv[i, j] = a * a\n"
+        "            d_t[i, j] += seed * x[j]\n"
+        "            out[i] = a\n"
+        "    for i in range(n - 1, -1, -1):\n"
+        "        for j in range(inv.shape[1]):\n"
+        "            g = d_t[i, j]\n"
+        "            d_t[i, j] = 0.0\n"
+        "            d_x[i] += g\n"
+        "    for s in range(2):\n"
+        "        for i in range(n):\n"
+        "            d_w[i] += d_x[i]\n"
+        "            g = d_w[i]\n"
+        "            d_w[i] = 0.0\n"
+        "            d_x[i] += g\n"
+        "    for i in range(n):\n"
+        "        d_v[i] += seed\n"
+        "        g = d_v[i]\n"
+        "        d_v[i] = 0.0\n"
+        "        d_x[i] += g\n"
+        "    d_x[0] += d_v[0]\n")
+    func = ast.parse(src).body[0]
+    out = ast.unparse(tidy(func, scalars={"a", "g", "n"}))
+    assert "inv[i, j] =" not in out and "a * a" not in out         # the unread forward array
+    assert "out[i] = a" in out                                      # a parameter's store stays
+    assert "d_t[i, j] = 0.0" not in out                             # nothing reads d_t later
+    assert "d_w[i] = 0.0" in out                                    # the time loop comes back to d_w
+    assert "d_v[i] = 0.0" in out                                    # d_v is read after its loop
+    ns = {"np": np}
+    exec(compile(ast.parse(out), "<tidy>", "exec"), ns)
+    x, d_x, o = np.array([1.0, 3.0, 4.0]), np.zeros(3), np.zeros(3)
+    ns["f"](x, d_x, o, 2.0)
+    # d_t sums to 2 * sum(x) per row; the time loop doubles d_x twice (d_x += d_x); d_v adds 2
+    want = np.full(3, 2.0 * x.sum()) * 4 + 2.0
+    np.testing.assert_allclose(d_x, want)
+    np.testing.assert_allclose(o, x - x[-1])

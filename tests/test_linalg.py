@@ -5,11 +5,13 @@ import ast
 
 import numpy as np
 import pytest
+from numba import njit
 
 import adtrans
 import kernels_arrays as KA
 import kernels_linalg as K
 from adtrans.rules.linalg import product_adjoint
+from adtrans.targets.cpu_blas import matmul_add
 from fdcheck import check
 
 
@@ -202,10 +204,11 @@ def test_adjoint_of_a_product_is_blas_and_reads_like_the_math():
     code = _code(adtrans.source(K.mm_tn, ("dup", "dup", "const"), A, B, W))
     # the adjoint needs the product's shape only: the forward product is dropped
     assert "d_prod = np.zeros((A.shape[1], B.shape[1]))" in code and not any(ln.startswith("prod = ") for ln in code)
-    assert "d_A += B @ d_prod.T" in code and "d_B += A @ d_prod" in code
+    # accumulations into the shadows are one GEMM each (beta = 1, no temporary: targets/cpu_blas.py)
+    assert "matmul_add(d_A, B, d_prod.T)" in code and "matmul_add(d_B, A, d_prod)" in code
     assert not any(ln.startswith("for k") for ln in code)       # no i-k-j loop nest left
     code = _code(adtrans.source(K.mm_nt, ("dup", "dup"), u(3, 4), u(5, 4)))
-    assert "P = A @ B.T" in code and "d_A += d_P @ B" in code and "d_B += d_P.T @ A" in code
+    assert "P = A @ B.T" in code and "matmul_add(d_A, d_P, B)" in code and "matmul_add(d_B, d_P.T, A)" in code
 
 
 def test_products_whose_operands_change_later_or_sit_in_loops_stay_loops():
@@ -226,3 +229,47 @@ def test_vector_products_that_are_numbers():
     S = u(3, 3, seed=4)
     check(K.quadratic_form, [x, S])
     np.testing.assert_allclose(adtrans.grad(K.quadratic_form)(x, S), (S + S.T) @ x, rtol=1e-12)
+
+
+# ------------------------------------------- accumulation into shadows (targets/cpu_blas.py)
+def test_product_adjoints_add_to_what_the_shadows_hold():
+    """d_A += G @ B.T is one GEMM adding into d_A (beta = 1): shadows holding values on entry
+    (an earlier gradient, a seed) keep them; the product's own shadow is the product itself.
+    Closed forms of sum((A B) C * D): dA = (D C^T) B^T, dB = A^T (D C^T), dC = (A B)^T D."""
+    A, B, C, D = u(3, 4), u(4, 5), u(5, 2), u(3, 2)
+    code = _code(adtrans.source(K.two_mm_sum, ("dup", "dup", "dup", "const"), A, B, C, D))
+    assert "d_prod = d_prod_1 @ C.T" in code and not any(ln.startswith("d_prod = np.zeros") for ln in code)
+    start = [u(*x.shape, seed=11 + k) for k, x in enumerate((A, B, C))]
+    dA, dB, dC = (s.copy() for s in start)
+    adtrans.autodiff(K.two_mm_sum, adtrans.Duplicated(A, dA), adtrans.Duplicated(B, dB), adtrans.Duplicated(C, dC), D)
+    G = D @ C.T
+    np.testing.assert_allclose(dA, start[0] + G @ B.T, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(dB, start[1] + A.T @ G, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(dC, start[2] + (A @ B).T @ D, rtol=1e-12, atol=1e-14)
+    check(K.two_mm_sum, [A, B, C, D], activity=("dup", "dup", "dup", "const"))
+
+
+@pytest.mark.parametrize("la,lb", [("C", "C"), ("C", "F"), ("F", "C"), ("F", "F"), ("A", "C"), ("C", "A")])
+def test_matmul_add_is_out_plus_the_product(la, lb):
+    @njit
+    def run(o, a, b):
+        matmul_add(o, a, b)
+
+    def layout(x, kind):
+        if kind == "F":
+            return np.asfortranarray(x)
+        if kind == "A":                     # strided: the fallback `out += a @ b`
+            return np.repeat(x, 2, axis=1)[:, ::2]
+        return x
+    for m, k, n in ((3, 4, 5), (1, 1, 1), (6, 2, 1), (0, 3, 2), (3, 0, 2)):
+        a, b = layout(u(m, k), la), layout(u(k, n, seed=3), lb)
+        out = u(m, n, seed=5)
+        want = out + np.asarray(a) @ np.asarray(b)
+        run(out, a, b)
+        np.testing.assert_allclose(out, want, rtol=1e-13, atol=1e-13)
+    S, T = u(4, 4), u(4, 4, seed=9)
+    want = S + S @ T
+    run(S, S, T)                            # out is an operand: computed before it is added
+    np.testing.assert_allclose(S, want, rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError, match="shapes"):
+        run(np.zeros((2, 2)), np.zeros((2, 3)), np.zeros((2, 2)))

@@ -52,6 +52,60 @@ def _pushes_onto(stmts, tape) -> bool:
                for s in stmts for n in iter_nodes(s))
 
 
+def _is_zeros(s):
+    """The name bound by ``d = np.zeros(...)`` / ``np.zeros_like(...)``, else None."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+            and isinstance(s.value, ast.Call) and ast.unparse(s.value.func) in ("np.zeros", "np.zeros_like"):
+        return s.targets[0].id
+    return None
+
+
+def _product_accumulation(s):
+    """``(target, left, right)`` of ``d += X @ Y`` (a product adjoint of :mod:`adtrans.rules.linalg`),
+    else None."""
+    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) \
+            and isinstance(s.value, ast.BinOp) and isinstance(s.value.op, ast.MatMult):
+        return s.target.id, s.value.left, s.value.right
+    return None
+
+
+def products_in_place(stmts, shadows: set) -> list:
+    """The accumulations of matrix-product adjoints (``d_A += G @ B.T``, statements of one block)
+    without temporaries: the first one into a shadow that holds the zeros it was allocated with
+    (``d_P = np.zeros(...)``, nothing mentioning ``d_P`` in between) becomes the product itself
+    (``d_P = G @ C.T``: no zero fill, no addition; ``shadows``: the names of the shadows, the only
+    arrays this applies to), every other one ``matmul_add(d_A, G, B.T)``
+    (:mod:`adtrans.targets.cpu_blas`: one GEMM with beta = 1 adding into ``d_A``, no fresh array
+    for the product).  The shapes agree by construction: a shadow is allocated with its array's
+    shape, and the product adjoint has the operand's shape (checked in the forward sweep)."""
+    out = list(stmts)
+    drop = set()
+    for k, s in enumerate(out):
+        d = _is_zeros(s)
+        if d is None or d not in shadows:
+            continue
+        for j in range(k + 1, len(out)):
+            if d not in {n.id for n in ast.walk(out[j]) if isinstance(n, ast.Name)}:
+                continue
+            acc = _product_accumulation(out[j])
+            if acc is not None and acc[0] == d and d not in {n.id for n in ast.walk(out[j].value)
+                                                            if isinstance(n, ast.Name)}:
+                new = ast.Assign(targets=[ast.Name(d, ast.Store())], value=out[j].value)
+                new.__dict__.update({a: v for a, v in out[j].__dict__.items() if a.startswith("adtrans_")})
+                out[j] = ast.copy_location(new, out[j])
+                drop.add(k)
+            break
+    for j, s in enumerate(out):
+        acc = _product_accumulation(s)
+        if acc is not None:
+            call = ast.Call(func=ast.Name("matmul_add", ast.Load()), args=[ast.Name(acc[0], ast.Load()), acc[1],
+                                                                         acc[2]], keywords=[])
+            new = ast.Expr(value=call)
+            new.__dict__.update({a: v for a, v in s.__dict__.items() if a.startswith("adtrans_")})
+            out[j] = ast.copy_location(new, s)
+    return [s for k, s in enumerate(out) if k not in drop]
+
+
 def pops_as_views(stmts) -> list:
     """An array popped from the tape (a copy taken before a recomputed loop) is read in place,
     ``copy = tape_view(tape, top, src)`` after ``top -= src.size``, instead of being copied
@@ -151,7 +205,9 @@ class CpuLowering(MarkerLowering):
         """The lowered statements of the marked ``body``."""
         body = rewrite_stmts(body, self.resolve)
         body = self.scope_starts(body)
-        return ascending(affine_tapes(CapacityPlanner().run(pops_as_views(body) if self.pools else body)))
+        if self.pools:
+            body = products_in_place(pops_as_views(body), set(self.b.adj_names.values()))
+        return ascending(affine_tapes(CapacityPlanner().run(body)))
 
     def resolve(self, s):
         """Tape markers become pushes/pops (or nothing); prange loops get their rewrite."""

@@ -17,6 +17,11 @@ remove that noise without changing what the function computes:
 - **dead stores**: assignments of pure values to scalars nobody reads later
   (backward liveness with loop fixpoints): the primal result the adjoint does not
   return, the adjoint kill after a scalar's last use, tape-free temporaries;
+- **stores nobody reads**: element stores into a local array whose elements are never read
+  (only its shape: ``inv.shape[0]``, ``np.zeros_like(inv)``), such as a forward array whose
+  every reverse use is recomputed; the loops left computing them then go as dead stores; and
+  the adjoint kills ``d[i, j] = 0.0`` of a local shadow that no later statement reads (its
+  last loop nest reads each element once, then kills it);
 - **copy propagation** of ``d_r = seed`` (a parameter never reassigned);
 - **empty control flow**: ``if c: pass`` becomes ``if not c: ...`` or goes,
   empty loops over ``range`` go, ``return ()`` goes (the caller reads ``()``);
@@ -24,8 +29,8 @@ remove that noise without changing what the function computes:
   statements of each source statement (from the ``adtrans_reverse_of`` tag the
   builder puts on them).
 
-Array element stores, calls that are not known to be pure, and everything a
-target lowered (atomics, barriers, tape pushes) are never removed.
+Array element stores (but those into local arrays nobody reads), calls that are not known to
+be pure, and everything a target lowered (atomics, barriers, tape pushes) are never removed.
 """
 from __future__ import annotations
 
@@ -54,7 +59,8 @@ def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
         stored = _stored_names(func.body)
         func.body = _sink(func.body, stored, params)
         _zero_fold(func.body, set())
-        func.body = _dead_stores(func.body, set(), scalars)[0]
+        func.body = _dead_stores(_drop_unread_stores(func.body, _unread_arrays(func, params)), set(), scalars)[0]
+        _dead_kills(func, params)
         _propagate_params(func, params)
         func.body = _propagate_copies(func.body, _stored_names(func.body))
         func.body = _empty_control(func.body)
@@ -290,6 +296,136 @@ def _dead_stores(stmts, live_after: set, scalars, remove=True, memo=None):
         out.append(s)
     out.reverse()
     return out, live
+
+
+_ALLOCATIONS = {"np.empty", "np.zeros", "np.ones", "np.full", "np.empty_like", "np.zeros_like",
+                "np.ones_like", "np.full_like"}
+_SHAPE_READS = {"shape", "size", "ndim", "dtype"}
+
+
+def _local_array_uses(func, params) -> dict:
+    """For each local array (bound once, by a NumPy allocation, not a parameter) whose every other
+    mention is an element access, ``x.shape`` (size, ndim, dtype) or the template of
+    ``np.zeros_like(x)`` / ``np.empty_like(x)``: whether any element is read (``x[i]`` loaded,
+    ``x[i] += v`` counts as a store).  Any other use (a call, a tape push, a view, a return, a
+    second binding, ``y = x``) leaves the name out."""
+    ok: dict = {}
+    read: dict = {}
+    bound: dict = {}
+    parents = {}
+    for node in ast.walk(func):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Name):
+            continue
+        up = parents.get(id(node))
+        x = node.id
+        if isinstance(getattr(node, "ctx", None), ast.Store):
+            alloc = isinstance(up, ast.Assign) and len(up.targets) == 1 and up.targets[0] is node \
+                and isinstance(up.value, ast.Call) and ast.unparse(up.value.func) in _ALLOCATIONS
+            bound[x] = bound.get(x, 0) + 1
+            ok[x] = ok.get(x, True) and alloc
+            continue
+        element = isinstance(up, ast.Subscript) and up.value is node
+        store = element and isinstance(getattr(up, "ctx", None), ast.Store) \
+            and isinstance(parents.get(id(up)), (ast.Assign, ast.AugAssign))
+        shape = isinstance(up, ast.Attribute) and up.value is node and up.attr in _SHAPE_READS
+        like = isinstance(up, ast.Call) and ast.unparse(up.func) in ("np.zeros_like", "np.empty_like") \
+            and up.args and up.args[0] is node
+        ok[x] = ok.get(x, True) and (store or shape or like or (element and not store))
+        if element and not store:
+            read[x] = True
+    return {x: read.get(x, False) for x, good in ok.items() if good and bound.get(x) == 1 and x not in params}
+
+
+def _unread_arrays(func, params) -> set:
+    """Local arrays (see :func:`_local_array_uses`) whose elements nothing reads."""
+    return {x for x, r in _local_array_uses(func, params).items() if not r}
+
+
+def _drop_unread_stores(stmts, unread: set) -> list:
+    """``stmts`` without the element stores of pure values into the arrays ``unread`` (nested
+    blocks too)."""
+    if not unread:
+        return stmts
+    out = []
+    for s in stmts:
+        target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else \
+            s.target if isinstance(s, ast.AugAssign) else None
+        if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in unread \
+                and _is_pure(s.value) and _is_pure(target.slice):
+            continue
+        for field in _children(s):
+            setattr(s, field, _drop_unread_stores(getattr(s, field), unread))
+        out.append(s)
+    return out
+
+
+def _dead_kills(func, params) -> None:
+    """Drop the adjoint kills ``d[i, j] = 0.0`` that nothing can read: ``d`` a local array (see
+    :func:`_local_array_uses`) not mentioned after the top-level loop nest holding the kill;
+    there every mention of ``d`` is ``d[I]`` with one index ``I``, the targets of all the
+    ``range`` loops around it (none reassigned, no ``while`` around), in the kill's block with
+    the kill last: each iteration reads its own element before killing it, and no later one
+    comes back to it."""
+    local = _local_array_uses(func, params)
+    body = func.body
+    for k, top in enumerate(body):
+        if not isinstance(top, ast.For):
+            continue
+        later = set()
+        for s in body[k + 1:]:
+            later |= _mentions(s)
+        for d in local:
+            if d in later:
+                continue
+            found = _kill_block(top, d, [])
+            if found is not None:
+                block, kill = found
+                block.remove(kill)
+
+
+def _kill_block(loop, d, targets):
+    """``(block, kill)``: the block of the loop nest ``loop`` holding the only statements that
+    mention ``d``, when they are as :func:`_dead_kills` needs, else None."""
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+            and ast.unparse(loop.iter.func) == "range"):
+        return None
+    targets = targets + [loop.target.id]
+    inner = [s for s in loop.body if d in _mentions(s)]
+    if not inner:
+        return None
+    if len(inner) == 1 and isinstance(inner[0], ast.For):        # the nest goes on
+        if any(t in _stores(s) for s in loop.body if s is not inner[0] for t in targets):
+            return None
+        return _kill_block(inner[0], d, targets)
+    if any(isinstance(s, _COMPOUND) for s in inner):
+        return None
+    kill = inner[-1]
+    if not (isinstance(kill, ast.Assign) and len(kill.targets) == 1 and isinstance(kill.targets[0], ast.Subscript)
+            and isinstance(kill.targets[0].value, ast.Name) and kill.targets[0].value.id == d
+            and _is_zero(kill.value)):
+        return None
+    index = kill.targets[0].slice
+    names = index.elts if isinstance(index, ast.Tuple) else [index]
+    if sorted(getattr(n, "id", None) or "" for n in names) != sorted(targets) \
+            or not all(isinstance(n, ast.Name) for n in names):
+        return None
+    if any(t in _stores(s) for s in loop.body for t in targets):
+        return None
+    want = ast.dump(index)
+    for s in inner:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == d \
+                    and ast.dump(n.slice) != want:
+                return None
+        mentions = sum(1 for n in ast.walk(s) if isinstance(n, ast.Name) and n.id == d)
+        subs = sum(1 for n in ast.walk(s) if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                   and n.value.id == d)
+        if mentions != subs:
+            return None
+    return loop.body, kill
 
 
 def _propagate_params(func, params):
