@@ -28,7 +28,10 @@ receives + the arrays the step allocates, twice: the array and its shadow) +
 O(executed statements) Python references, + one copy of each array argument
 (its final values).  Only *overwritten* arrays are copied: arrays a kernel only
 reads are still intact when its adjoint runs, because every later write was
-undone first.  E.g. a 1-D heat step writing ``unew`` of ``n`` float64 (then
+undone first.  A kernel's outputs (written, never read) are not copied when no
+earlier statement reads their old values (:meth:`Sweeps._unsaved_outputs`): the
+kernel's adjoint does not look at them, and the reverse sweep reaches the next
+reader only through a kernel that overwrites them again (or not at all).  E.g. a 1-D heat step writing ``unew`` of ``n`` float64 (then
 swapped with ``u``) keeps ``8 n T`` bytes (+ ``unew`` and its shadow);
 :func:`adtrans.driver.last_tape_nbytes` reports the figure of the last call.
 
