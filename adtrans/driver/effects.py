@@ -15,6 +15,13 @@ analysis of the kernel's source:
   mutating array method (``fill``, ``sort`` ...); or to anything unknown.
 
 Over-approximation only costs memory (an extra copy); it never makes a gradient wrong.
+
+:func:`read_params` is the twin for reads: ``p`` is read when a name that may refer to it is
+loaded anywhere except as the root of a plain store target (``x[i] = ...``; ``x[i] += ...``
+reads), or is passed to an ``@njit`` callee that reads the matching parameter, or to anything
+else.  A parameter that is written but not read is an *output* of the kernel: its adjoint (which
+reruns the kernel's forward sweep) never looks at its values before the call, so the driver
+need not give them back before the adjoint, nor save them when no earlier statement reads them.
 """
 from __future__ import annotations
 
@@ -96,6 +103,31 @@ def written_params(kernel) -> frozenset:
         return result
 
 
+_READ_CACHE: dict = {}
+
+
+def read_params(kernel) -> frozenset:
+    """Positions of the parameters whose values ``kernel`` (an ``@njit`` dispatcher) may read
+    (conservative: any load of a name that may refer to the parameter, see the module doc).
+    Cached."""
+    pyfunc = getattr(kernel, "py_func", kernel)
+    with _LOCK:
+        hit = _READ_CACHE.get(pyfunc)
+        if hit is _IN_PROGRESS:        # recursion: assume everything is read
+            return frozenset(range(pyfunc.__code__.co_argcount))
+        if hit is not None:
+            return hit
+        _READ_CACHE[pyfunc] = _IN_PROGRESS
+        try:
+            primal = parse_function(kernel)
+            result = _analyse_reads(primal.tree, primal.params, primal.globals)
+        except BaseException:
+            del _READ_CACHE[pyfunc]
+            raise
+        _READ_CACHE[pyfunc] = result
+        return result
+
+
 def returns_value(kernel) -> bool:
     """Does ``kernel`` (an ``@njit`` dispatcher) have a ``return`` with a value (other than
     ``None``)?  Conservative: a nested function's return counts too."""
@@ -104,7 +136,9 @@ def returns_value(kernel) -> bool:
                not (isinstance(n.value, ast.Constant) and n.value.value is None) for n in iter_nodes(tree))
 
 
-def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
+def _refers(tree: ast.FunctionDef, params: list) -> tuple:
+    """``(refers, mentioned)``: for each name, the parameters it may refer to, and the function
+    giving the parameters an expression mentions."""
     refers = {p: {i} for i, p in enumerate(params)}
 
     def mentioned(expr) -> set:
@@ -139,7 +173,36 @@ def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
                 changed |= bind(node.target, mentioned(node.value))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 changed |= bind(node.optional_vars, mentioned(node.context_expr))
+    return refers, mentioned
 
+
+def _analyse_reads(tree: ast.FunctionDef, params: list, globs) -> frozenset:
+    refers, mentioned = _refers(tree, params)
+    skip: set = set()           # Name nodes that are not reads: roots of plain store targets, callee arguments
+    read: set = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+                for tt in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    if isinstance(tt, ast.Subscript) and isinstance(tt.value, ast.Name):
+                        skip.add(id(tt.value))
+        elif isinstance(node, ast.Call):
+            callee = _resolve(node.func, globs)
+            if hasattr(callee, "py_func") and not node.keywords:
+                inner = read_params(callee)
+                for k, a in enumerate(node.args):
+                    if isinstance(a, ast.Name):
+                        skip.add(id(a))
+                        if k in inner or isinstance(a, ast.Starred):
+                            read |= refers.get(a.id, set())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store) and id(node) not in skip:
+            read |= refers.get(node.id, set())
+    return frozenset(read)
+
+
+def _analyse(tree: ast.FunctionDef, params: list, globs) -> frozenset:
+    refers, mentioned = _refers(tree, params)
     written: set = set()
     for node in iter_nodes(tree):
         if isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):

@@ -16,12 +16,14 @@ broadcast dimensions before it is added (:func:`unbroadcast`).
 from __future__ import annotations
 
 import numbers
+import threading
 
 import numpy as np
 
 from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
+from .effects import read_params, written_params
 
 
 class _Undefined:
@@ -226,15 +228,82 @@ def restore(target, saved):
     return saved
 
 
+# ----------------------------------------------------------------------------- saved copies, reused
+
+#: most bytes of saved copies kept for reuse per Python thread (see :func:`release_buffers`)
+BUFFER_POOL_MAX_BYTES = 1 << 30
+
+
+class _Pool(threading.local):
+    """Arrays that held saved copies (checkpoints, final states), kept for the next call of a
+    driver adjoint in this Python thread: a fresh array pays a page fault on first touch of each
+    page (on these machines a first write is ~10x slower than a later one), a reused one does not."""
+
+    def __init__(self):
+        self.free: dict = {}
+        self.nbytes = 0
+
+
+_POOL = _Pool()
+
+
+def saved_copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` (same shape and dtype, C order) in an array reused from an earlier call
+    when one is free; give it back with :func:`release_copy` once nothing reads it."""
+    key = (a.shape, a.dtype.str)
+    free = _POOL.free.get(key)
+    if free:
+        buf = free.pop()
+        _POOL.nbytes -= buf.nbytes
+        np.copyto(buf, a)
+        return buf
+    return np.array(a, order="C", copy=True)
+
+
+def release_copy(buf) -> None:
+    """Keep ``buf`` (made by :func:`saved_copy`, no longer read) for reuse, up to
+    :data:`BUFFER_POOL_MAX_BYTES` per thread."""
+    if isinstance(buf, np.ndarray) and buf.base is None and _POOL.nbytes + buf.nbytes <= BUFFER_POOL_MAX_BYTES:
+        _POOL.free.setdefault((buf.shape, buf.dtype.str), []).append(buf)
+        _POOL.nbytes += buf.nbytes
+
+
+def release_buffers() -> None:
+    """Drop the calling thread's reused copies (:func:`saved_copy`)."""
+    _POOL.free.clear()
+    _POOL.nbytes = 0
+
+
 def final_state(params):
     """Copies of the array arguments' final contents (restored by :func:`restore_final`)."""
-    return [(p, p.copy()) for p in params if isinstance(p, np.ndarray)]
+    return [(p, saved_copy(p)) for p in params if isinstance(p, np.ndarray)]
 
 
 def restore_final(saved) -> None:
     """The reverse sweep leaves arrays as they were on entry; give them their final contents again."""
     for arr, final in saved:
         arr[...] = final
+        release_copy(final)
+
+
+def _byte_bounds(a):
+    lo = hi = a.__array_interface__["data"][0]
+    for n, st in zip(a.shape, a.strides):
+        if n == 0:
+            return lo, lo
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi + a.itemsize
+
+
+def disjoint(values) -> bool:
+    """Do the arrays among ``values`` occupy disjoint memory (by their byte bounds: a
+    conservative test)?  The driver adjoint saves fewer copies when its array arguments are
+    distinct arrays (the statements it scans name every array they touch)."""
+    spans = sorted(_byte_bounds(v) for v in values if isinstance(v, np.ndarray) and v.size)
+    return all(b[0] >= a[1] for a, b in zip(spans, spans[1:]))
 
 
 def sequence(iterable):
@@ -300,12 +369,15 @@ def _overlap(a, b) -> bool:
         return True
 
 
-def checkpoint(kernel, args, written, at=""):
-    """Copies of the arguments ``kernel`` overwrites (``written``: their positions), taken
-    before the call; checks that no written array overlaps another array argument.
+def checkpoint(kernel, args, written, at="", skip=()):
+    """Copies of the arguments ``kernel`` overwrites (``written``: their positions) but for
+    those in ``skip`` (outputs of the kernel whose values before the call no earlier statement
+    reads: the driver adjoint found them), taken before the call; checks that no written array
+    overlaps another array argument.
 
     Raises :class:`UnsupportedError` for overlapping arguments (the kernel's
-    adjoint assumes they do not alias).  Memory: one copy of each written array.
+    adjoint assumes they do not alias).  Memory: one copy of each saved array, reused
+    across calls (:func:`saved_copy`).
     """
     arrays = [(i, a) for i, a in enumerate(args) if isinstance(a, np.ndarray)]
     for i in written:
@@ -314,12 +386,19 @@ def checkpoint(kernel, args, written, at=""):
                 name = getattr(kernel, "__name__", "kernel")
                 raise _error(at, f"arguments {i} and {j} of {name} overlap in memory and argument {i} is written",
                              "pass non-overlapping arrays (copy one of them first)")
-    return [(i, args[i].copy()) for i in written if isinstance(args[i], np.ndarray)]
+    return [(i, saved_copy(args[i])) for i in written if i not in skip and isinstance(args[i], np.ndarray)]
 
 
-def _restore_args(args, saved):
+def _restore_args(args, saved, only=None):
+    """Put the ``saved`` copies back (those of the positions in ``only``, when given)."""
     for i, copy in saved or ():
-        args[i][...] = copy
+        if only is None or i in only:
+            args[i][...] = copy
+
+
+def _release(saved):
+    for _, copy in saved or ():
+        release_copy(copy)
 
 
 _ADJOINTS: dict = {}
@@ -364,19 +443,24 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
             activity.append("const")
             flat.append(a)
     out = [0.0] * len(args)
-    _restore_args(args, saved)
     if all(k == "const" for k in activity):
+        _restore_args(args, saved)
+        _release(saved)
         return out
     seeds = [_seed(w) for w in (seed if isinstance(seed, tuple) else (seed,))]
-    if not saved and not any(w is not None and np.any(w) for w in seeds):
+    if not saved and not any(w is not None and np.any(w) for w in seeds) and not written_params(kernel):
         # it writes no argument and its result's adjoint is 0 (e.g. an integer result only
         # compared): every adjoint it would add is 0, so the call is skipped
         return out
+    # the adjoint reruns the kernel's forward sweep: the arguments it reads get their values
+    # from before the call back; its outputs (written, not read) are overwritten by it anyway
+    _restore_args(args, saved, read_params(kernel))
     if any(w is None for w in seeds):
         seeds = _zero_seeds(kernel, args, saved, seeds)
     adj = _kernel_adjoint_function(kernel, tuple(activity))
     res = adj(*flat, *seeds)
     _restore_args(args, saved)
+    _release(saved)
     res = iter(res if isinstance(res, tuple) else (res,))
     for k, kind in enumerate(activity):
         if kind == "active":
@@ -398,7 +482,7 @@ def _zero_seeds(kernel, args, saved, seeds):
     (found by running the kernel on ``args``, restored to their values before the call first
     and again after)."""
     results = kernel(*args)
-    _restore_args(args, saved)
+    _restore_args(args, saved, read_params(kernel))
     if not isinstance(results, tuple):
         results = (results,)
     if len(seeds) == 1 and len(results) > 1:
@@ -428,6 +512,7 @@ def check_tape_empty(tape) -> None:
 def kernel_restore(args, saved) -> None:
     """Reverse of a kernel call without active arguments: restore what it overwrote."""
     _restore_args(args, saved)
+    _release(saved)
 
 
 def acc_scalar(shadow, adjoint):

@@ -28,7 +28,10 @@ receives + the arrays the step allocates, twice: the array and its shadow) +
 O(executed statements) Python references, + one copy of each array argument
 (its final values).  Only *overwritten* arrays are copied: arrays a kernel only
 reads are still intact when its adjoint runs, because every later write was
-undone first.  E.g. a 1-D heat step writing ``unew`` of ``n`` float64 (then
+undone first.  A kernel's outputs (written, never read) are not copied when no
+earlier statement reads their old values (:meth:`Sweeps._unsaved_outputs`): the
+kernel's adjoint does not look at them, and the reverse sweep reaches the next
+reader only through a kernel that overwrites them again (or not at all).  E.g. a 1-D heat step writing ``unew`` of ``n`` float64 (then
 swapped with ``u``) keeps ``8 n T`` bytes (+ ``unew`` and its shadow);
 :func:`adtrans.driver.last_tape_nbytes` reports the figure of the last call.
 
@@ -45,7 +48,7 @@ import os
 from collections import Counter
 
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
-from .effects import returns_value, written_params
+from .effects import read_params, returns_value, written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
@@ -62,6 +65,87 @@ def _indent(lines, n=1):
 
 def _block(lines):
     return lines if lines else ["pass"]
+
+
+def _mentions(obj, name: str) -> bool:
+    """Does the driver IR node ``obj`` (a statement, call, expression, or a list of them) name
+    ``name`` anywhere (its source text aside)?"""
+    if isinstance(obj, str):
+        return obj == name
+    if isinstance(obj, ast.AST):
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(obj))
+    if isinstance(obj, (list, tuple)):
+        return any(_mentions(x, name) for x in obj)
+    if isinstance(obj, dict):
+        return any(_mentions(x, name) for x in obj.values())
+    if hasattr(obj, "__dataclass_fields__"):
+        return any(_mentions(getattr(obj, f), name) for f in obj.__dataclass_fields__
+                   if f not in ("text", "line", "kernel", "func"))
+    return False
+
+
+def _touch(s, name: str) -> str | None:
+    """How statement ``s`` touches the array named ``name``, seen backwards from a later kernel
+    call that overwrites it: ``"kill"`` (on every path through ``s`` a kernel call writes it as
+    an output: writes, never reads), ``"read"`` (on some path something else names it first: a
+    read, a rebinding, an alias), None (it may pass ``s`` untouched)."""
+    call = getattr(s, "call", None)
+    if isinstance(call, KernelCall) and isinstance(s, (CallStmt, Assign, Unpack)):
+        if isinstance(s, Assign) and s.target == name or isinstance(s, Unpack) and name in s.targets:
+            return "read"
+        at = [i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == name]
+        if not at:
+            return None
+        if read_params(call.kernel) & set(at):
+            return "read"
+        return "kill" if written_params(call.kernel) & set(at) else None
+    if isinstance(s, If):
+        branches = (_scan_back(s.body, name), _scan_back(s.orelse, name))
+        if "read" in branches:
+            return "read"
+        if branches == ("kill", "kill"):
+            return "kill"
+        return "read" if _mentions(s.test, name) else None
+    if isinstance(s, (For, While)):
+        # the body may run no time: a kill in it does not end the scan
+        if _scan_back(s.body, name) == "read":
+            return "read"
+        header = (s.iter, s.target) if isinstance(s, For) else (s.test,)
+        return "read" if _mentions(list(header), name) else None
+    return "read" if _mentions(s, name) else None
+
+
+def _scan_back(stmts, name: str) -> str | None:
+    for s in reversed(stmts):
+        t = _touch(s, name)
+        if t:
+            return t
+    return None
+
+
+def _value_needed(frames, name: str) -> bool:
+    """Is the value the array ``name`` holds just before the kernel call at the innermost of
+    ``frames`` read by an earlier statement, i.e. by the reverse sweep after that call's
+    adjoint?  ``frames``: ``(stmts, index, owner)`` from the function body inwards, ``owner`` the
+    loop or branch whose body ``stmts`` is.  Scans backwards in program order (:func:`_touch`):
+    the first statement that names it decides, a loop body is also scanned from its end (the
+    previous iteration), and the function's entry ends the scan (at the end the reverse sweep
+    gives every array its final contents: :func:`adtrans.driver.runtime.restore_final`)."""
+    for depth in range(len(frames) - 1, -1, -1):
+        stmts, idx, owner = frames[depth]
+        t = _scan_back(stmts[:idx], name)
+        if t:
+            return t == "read"
+        if isinstance(owner, (For, While)):
+            # the previous iteration: the statements after this one, then this one
+            if (_scan_back(stmts[idx + 1:], name) or _touch(stmts[idx], name)) == "read":
+                return True
+            header = (owner.iter, owner.target) if isinstance(owner, For) else (owner.test,)
+            if _mentions(list(header), name):
+                return True
+        elif isinstance(owner, If) and _mentions(owner.test, name):
+            return True
+    return False
 
 
 class Sweeps:
@@ -84,6 +168,7 @@ class Sweeps:
         self.file = os.path.basename(primal.filename)
         self._has_rev: dict = {}
         self._name_loops(ir.body)
+        self.unsaved = self._unsaved_outputs(ir)
 
     def _name_loops(self, stmts):
         for s in stmts:
@@ -246,6 +331,8 @@ class Sweeps:
                 init.append(f"{n} = _UNDEF")
             if self.act.name(n):
                 init.append(f"{self.shadow(n)} = None")
+        if self.unsaved:
+            init.append("_elide = _rt.disjoint(_args)   # distinct arrays: outputs no earlier statement reads are not saved")
         body = init + ["", "# ---------------------------------------------------------------- forward sweep"]
         body += fwd
         final = self.final_params(ir)
@@ -258,6 +345,36 @@ class Sweeps:
         body += rev
         body += ["_rt.restore_final(_final)", "_rt.check_tape_empty(_tape)", f"return {ret}"]
         return "\n".join(head + _indent(body)) + "\n"
+
+    def _unsaved_outputs(self, ir) -> dict:
+        """For each kernel call (by ``id``), the positions of the arrays it writes that need no
+        copy before it: outputs of the kernel (written, never read: its adjoint does not look at
+        their old values) whose old values no earlier statement reads (:func:`_value_needed`).
+        Used only when the array arguments are disjoint at run time (``_elide``); none in
+        drivers with MPI calls (buffers move between ranks)."""
+        out: dict = {}
+        if any(isinstance(getattr(s, "call", None), MpiCall) for s in iter_ir(ir.body)):
+            return out
+
+        def walk(stmts, frames):
+            for k, s in enumerate(stmts):
+                here = frames + [(stmts, k, owner_of[id(stmts)])]
+                call = getattr(s, "call", None)
+                if isinstance(call, KernelCall) and isinstance(s, (CallStmt, Assign, Unpack)):
+                    reads = read_params(call.kernel)
+                    skip = tuple(i for i in self.kernel_written(call)
+                                 if i not in reads and not _value_needed(here, call.args[i].id))
+                    if skip:
+                        out[id(call)] = skip
+                for attr in ("body", "orelse"):
+                    body = getattr(s, attr, None)
+                    if isinstance(body, list) and isinstance(s, (For, While, If)):
+                        owner_of[id(body)] = s
+                        walk(body, here)
+
+        owner_of = {id(ir.body): None}
+        walk(ir.body, [])
+        return out
 
     def final_params(self, ir) -> list:
         """Parameters whose final contents the reverse sweep disturbs: the ones that kernels,
@@ -524,7 +641,9 @@ class Sweeps:
         written = self.kernel_written(call)
         at = self.at(s, call)
         if written:
-            out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {at!r}))")
+            skip = self.unsaved.get(id(call))
+            skip = f", {skip!r} if _elide else ()" if skip else ""
+            out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {at!r}{skip}))")
         src = f"{call.func}({args[:-2]})"
         if target and self.kernel_active(call):     # checked before it is bound (the arguments may be rebound)
             extra = f", {count}" if count else ""

@@ -613,10 +613,13 @@ def plot_sensitivity(grad: OriginGradient, nx, path, from_cycle=0):
 # ---------------------------------------------------------------------------
 # 4. Time of the step adjoint
 # ---------------------------------------------------------------------------
-def bench_step(size=30, threads=(1, 2), repeats=5, warm_cycles=5, breakdown=True):
+def bench_step(size=30, threads=(1, 2), repeats=5, warm_cycles=5, breakdown=True, cpu=False):
     """Median times of one primal LagrangeLeapFrog step and of its adjoint (whole Domain
     duplicated, dt active), per thread count; with ``breakdown`` also where the adjoint's
-    time goes (one extra instrumented run per thread count).  Returns a list of dicts."""
+    time goes (one extra instrumented run per thread count).  ``cpu``: process CPU time
+    instead of wall time (steadier on a shared machine at 1 thread; at more threads it
+    counts the threads' spinning too).  Returns a list of dicts."""
+    clock = _time.process_time if cpu else _time.perf_counter
     import copy
     import statistics
     import numba
@@ -637,16 +640,16 @@ def bench_step(size=30, threads=(1, 2), repeats=5, warm_cycles=5, breakdown=True
         prim, grad_t = [], []
         for _ in range(repeats):
             d = copy.deepcopy(base)
-            t0 = _time.perf_counter()
+            t0 = clock()
             lagrange_leapfrog(d)
-            prim.append(_time.perf_counter() - t0)
+            prim.append(clock() - t0)
         rng = np.random.default_rng(0)
         for _ in range(repeats):
             args = copy_arguments(step_arguments(base))
             seeds = [rng.standard_normal(a.shape) for a in args[:STEP_N_FLOAT_ARRAYS]]
-            t0 = _time.perf_counter()
+            t0 = clock()
             step_adjoint(args, seeds)
-            grad_t.append(_time.perf_counter() - t0)
+            grad_t.append(clock() - t0)
         res = {"size": size, "threads": nt, "primal_ms": 1e3 * statistics.median(prim),
                "gradient_ms": 1e3 * statistics.median(grad_t)}
         res["ratio"] = res["gradient_ms"] / res["primal_ms"]
@@ -711,8 +714,9 @@ if __name__ == "__main__":
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cpu", action="store_true", help="process CPU time instead of wall time")
     a = ap.parse_args()
-    out = bench_step(a.size, a.threads, a.repeat)
+    out = bench_step(a.size, a.threads, a.repeat, cpu=a.cpu)
     if a.json:
         print(json.dumps(out, indent=1))
     else:
