@@ -181,6 +181,7 @@ def two_snapshots(a, b, x, steps):
     return acc
 
 
+@njit
 def linear_scan(x, a):
     """y[i] = a y[i - 1] + x[i]: the reverse sweep carries d_y[i] into d_y[i - 1] and adds into d_a,
     so its iterations stay in descending order."""

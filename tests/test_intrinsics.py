@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import adtrans
+from numba import njit
 import kernels_intrinsics as K
 from adtrans.rules.derivatives import INTRINSIC
 from adtrans.rules.scalar import jvp, jvp_value, partials
@@ -144,3 +145,30 @@ def test_new_intrinsics_under_the_cuda_simulator():
     tail = (proc.stdout + proc.stderr)[-4000:]
     assert proc.returncode == 0, tail
     assert " passed" in tail and "skipped" not in tail.splitlines()[-1], tail
+
+
+@njit
+def _periodic_minimum_image(x, L):
+    d = x[1:] - x[:-1]
+    d -= L * np.round(d / L)          # the periodic-box idiom: round is piecewise constant
+    return np.sum(d ** 2) + np.sum(np.rint(x * 3.0)) + np.sum(np.around(x, 1))
+
+
+@njit
+def _periodic_minimum_image_loop(x, L):
+    s = 0.0
+    for i in range(x.shape[0] - 1):
+        d = x[i + 1] - x[i]
+        d -= L * np.round(d / L)
+        s += d * d
+    return s
+
+
+@pytest.mark.parametrize("fn", [_periodic_minimum_image, _periodic_minimum_image_loop], ids=lambda f: f.__name__)
+def test_round_and_rint_are_piecewise_constant(fn):
+    x, L = np.array([0.1, 0.93, 2.31, 2.52, 4.44]), 1.5
+    g = adtrans.grad(fn)(x, L)
+    h = 1e-6
+    fd = np.array([(fn(x + h * e, L) - fn(x - h * e, L)) / (2 * h) for e in np.eye(5)])
+    np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-8)
+    assert np.abs(g).max() > 0.1

@@ -162,6 +162,8 @@ INTRINSIC = {
     "floor": Rule("math.floor", ()),
     "ceil": Rule("math.ceil", ()),
     "trunc": Rule("math.trunc", ()),
+    "rint": Rule("np.rint", ()),
+    "around": Rule("np.round", (), ("numpy.round", "numpy.round_")),
     "sign": Rule("np.sign", ()),
     "isnan": Rule("math.isnan", ()),
     "isinf": Rule("math.isinf", ()),
