@@ -50,6 +50,7 @@ def developed():
     return d
 
 
+@pytest.mark.slow  # ~65 s of compiles; make test-all (the last-iteration strategy is also in test_core_rules)
 def test_eos_adjoint_with_repeated_evaluations(developed):
     d = developed
     assert d.regRep.max() > 1          # some regions evaluate their EOS several times

@@ -53,6 +53,7 @@ def test_gradient_matches_finite_differences(deck64, variant):
     np.testing.assert_allclose(g.energies, K.compute_energies(deck64, "blocked"), rtol=1e-12, atol=1e-9)
 
 
+@pytest.mark.slow  # make test-all; make test keeps the FD checks of both variants
 def test_gradient_identities(deck64):
     """Translation invariance, pose locality and linearity in the seed."""
     g = ad_gradient(deck64, "both", "scalar")
@@ -71,6 +72,7 @@ def test_gradient_identities(deck64):
     np.testing.assert_allclose(g2.protein_xyz, 2.5 * g.protein_xyz, rtol=1e-12, atol=1e-9)
 
 
+@pytest.mark.slow  # make test-all; make test keeps the FD checks of both variants
 def test_float32_gradient_close_to_float64(deck64):
     g64 = ad_gradient(deck64, "protein", "scalar")
     d32 = D.make_synthetic_deck(seed=3, nposes=100, dtype=np.float32)
@@ -98,6 +100,7 @@ def test_run_degrades_without_adtrans(monkeypatch, capsys):
     assert out["poses"] == 40 and out["synthetic"] is True
 
 
+@pytest.mark.slow  # make test-all; make test keeps the FD checks of both variants
 def test_run_json(tmp_path):
     png = tmp_path / "grad.png"
     proc = subprocess.run([sys.executable, str(RUN), "--deck", "synthetic", "--poses", "70", "--check",
