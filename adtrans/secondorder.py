@@ -7,7 +7,6 @@ the adjoint).  Cost: about two to three adjoint runs per direction, no extra tap
 """
 from __future__ import annotations
 
-import ast
 import threading
 
 import numpy as np
@@ -19,7 +18,7 @@ from .dispatch import target_of
 from .errors import ActivityError, UnsupportedError
 from .pipeline import generate_tangent, module_source
 from .targets.cpu import CPU, CPU_PLAIN
-from .ir.walk import iter_nodes
+from .analyse.effects import written_params
 
 _LOCK = threading.RLock()
 _TANGENTS: dict = {}
@@ -50,21 +49,6 @@ def _directions(nums, v):
     return dict(zip(nums, vs))
 
 
-def _written_params(primal) -> set:
-    """Parameters the kernel writes into directly (``p[...] = ...``, ``p[...] += ...``)."""
-    params, out = set(primal.params), set()
-    for node in iter_nodes(primal.tree):
-        targets = node.targets if isinstance(node, ast.Assign) else \
-            [node.target] if isinstance(node, ast.AugAssign) else []
-        for t in targets:
-            for sub in (t.elts if isinstance(t, ast.Tuple) else [t]):
-                while isinstance(sub, ast.Subscript):
-                    sub = sub.value
-                if isinstance(sub, ast.Name) and sub.id in params:
-                    out.add(sub.id)
-    return out
-
-
 def _run(fn, nums, args, directions):
     """One run of the tangent of ``fn``'s adjoint: ``(gradient, H v)`` per argument in ``nums``.
     Float arrays outside ``nums`` that the kernel writes into are ``dup`` (their tangent is 0:
@@ -76,7 +60,7 @@ def _run(fn, nums, args, directions):
                                "computation from an @njit function")
     args = [a for a in args]
     primal = primal_of(fn)
-    written = _written_params(primal)
+    written = {primal.params[k] for k in written_params(fn)}
     activity = []
     for k, a in enumerate(args):
         if k in nums:

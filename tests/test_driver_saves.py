@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_source, last_tape_nbytes, runtime  # noqa: E402
-from adtrans.driver.effects import read_params, written_params  # noqa: E402
+from adtrans.analyse.effects import read_params, written_params  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(5)

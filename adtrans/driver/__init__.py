@@ -52,7 +52,7 @@ from ..parse import parse_function, python_function
 from . import runtime
 from .activity import Activity
 from .sweeps import Sweeps
-from .effects import written_params
+from ..analyse.effects import written_params
 from .normalise import normalise_driver
 from .calls import Resolver
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
-from .effects import read_params, written_params
+from ..analyse.effects import read_params, written_params
 
 
 class _Undefined:

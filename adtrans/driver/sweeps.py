@@ -48,7 +48,7 @@ import os
 from collections import Counter
 
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
-from .effects import read_params, returns_value, written_params
+from ..analyse.effects import read_params, returns_value, written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)

@@ -1,7 +1,8 @@
 """Which parameters of an ``@njit`` kernel the kernel may overwrite (and whether it returns a value).
 
-The driver adjoint saves a copy of each array a kernel call overwrites (to give
-the kernel's adjoint its inputs and to restore the primal state in the reverse
+Stage 3 (analyse); asked by the driver adjoint and by second order.  The driver
+adjoint saves a copy of each array a kernel call overwrites (to give the kernel's
+adjoint its inputs and to restore the primal state in the reverse
 sweep), so it needs the written parameters.  This is a conservative AST
 analysis of the kernel's source:
 
