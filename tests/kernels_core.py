@@ -322,3 +322,15 @@ def after_loop_helper_and_update(x, a, n):
     x[0] += 0.5 * math.tanh(a)
     x[0] += 0.5 * math.tanh(0.5 + x[0])
     return s + x[0] * a
+
+
+@njit
+def negative_constant_base(x, a):
+    # found by tests/test_random_programs.py: `(-0.75) ** 2` came out as `-0.75 ** 2` (= -0.5625),
+    # so the adjoint took the other branch and gave a gradient for the branch never run
+    s = 0.0
+    if (-0.75) ** 2 > 0.0:
+        s += x[0] * (-2.0) ** 3 + a * x[1]
+    else:
+        s += a + x[0]
+    return s + (-1.5) ** 2 * x[2]

@@ -120,3 +120,10 @@ def test_carried_scalar_loop_saves_only_the_carried_values():
     assert "carried-scalar loop" in src and "(dt_tmp)" in src
     # one float and no bool pushed per iteration: the rest is recomputed
     assert tape_pushes(src) == 1
+
+
+def test_negative_constant_base_keeps_its_parentheses():
+    x = vec(3)
+    check(K.negative_constant_base, [x, 0.7])
+    src = adtrans.source(K.negative_constant_base, ("dup", "active"), x, 0.7)
+    assert "(-0.75) ** 2" in src and "-0.75 ** 2" not in src.replace("(-0.75) ** 2", "")
