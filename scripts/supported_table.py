@@ -104,21 +104,22 @@ def render() -> str:
     for method, name in sorted(METHODS.items()):
         st, note = status(name)
         lines.append(f"| `x.{method}()` | {st} | {note or 'as np.' + name} | {primal(name)} |")
-    lines += ["", "## Python lists in kernels (CPU)", "",
-              "From `adtrans.normalise.lists.LIST_TABLE`: a list becomes a preallocated array and a length "
-              "counter (see the docstring of `adtrans/normalise/lists.py`).", "",
-              "| form | adtrans | note |", "|---|---|---|"]
-    for form, (st, note) in LIST_TABLE.items():
-        st = ("refused: " + note) if st == "refused" else st
-        lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
-    lines += ["", "## Structured (record) arrays (CPU)", "",
-              "From `adtrans.normalise.records.RECORD_TABLE`: each field read becomes its own array "
-              "(see the docstring of `adtrans/normalise/records.py`).", "",
-              "| form | adtrans | note |", "|---|---|---|"]
-    for form, (st, note) in RECORD_TABLE.items():
-        st = ("refused: " + note) if st == "refused" else st
-        lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
+    lines += _form_table("Python lists in kernels (CPU)",
+                         "From `adtrans.normalise.lists.LIST_TABLE`: a list becomes a preallocated array and a "
+                         "length counter (see the docstring of `adtrans/normalise/lists.py`).", LIST_TABLE)
+    lines += _form_table("Structured (record) arrays (CPU)",
+                         "From `adtrans.normalise.records.RECORD_TABLE`: each field read becomes its own array "
+                         "(see the docstring of `adtrans/normalise/records.py`).", RECORD_TABLE)
     return "\n".join(lines) + "\n"
+
+
+def _form_table(title: str, intro: str, table: dict) -> list:
+    """A section of form -> (status, note) rows."""
+    lines = ["", f"## {title}", "", intro, "", "| form | adtrans | note |", "|---|---|---|"]
+    for form, (st, note) in table.items():
+        st = ("refused: " + note) if st == "refused" else st
+        lines.append(f"| {form} | {st} | {'' if st.startswith('refused') else note} |")
+    return lines
 
 
 def main(argv) -> int:

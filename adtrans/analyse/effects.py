@@ -84,24 +84,30 @@ def _module_of(obj) -> str:
     return mod
 
 
-def written_params(kernel) -> frozenset:
-    """Positions of the parameters ``kernel`` (an ``@njit`` dispatcher) may write.  Cached."""
+def _cached(cache: dict, kernel, analyse) -> frozenset:
+    """``analyse(tree, params, globals)`` of ``kernel``'s source, cached in ``cache``; a
+    recursive call (the kernel reaching itself) answers every parameter (conservative)."""
     pyfunc = getattr(kernel, "py_func", kernel)
     with _LOCK:
-        hit = _CACHE.get(pyfunc)
-        if hit is _IN_PROGRESS:        # recursion: assume everything is written
+        hit = cache.get(pyfunc)
+        if hit is _IN_PROGRESS:
             return frozenset(range(pyfunc.__code__.co_argcount))
         if hit is not None:
             return hit
-        _CACHE[pyfunc] = _IN_PROGRESS
+        cache[pyfunc] = _IN_PROGRESS
         try:
             primal = parse_function(kernel)
-            result = _analyse(primal.tree, primal.params, primal.globals)
+            result = analyse(primal.tree, primal.params, primal.globals)
         except BaseException:
-            del _CACHE[pyfunc]
+            del cache[pyfunc]
             raise
-        _CACHE[pyfunc] = result
+        cache[pyfunc] = result
         return result
+
+
+def written_params(kernel) -> frozenset:
+    """Positions of the parameters ``kernel`` (an ``@njit`` dispatcher) may write.  Cached."""
+    return _cached(_CACHE, kernel, _analyse)
 
 
 _READ_CACHE: dict = {}
@@ -111,22 +117,7 @@ def read_params(kernel) -> frozenset:
     """Positions of the parameters whose values ``kernel`` (an ``@njit`` dispatcher) may read
     (conservative: any load of a name that may refer to the parameter, see the module doc).
     Cached."""
-    pyfunc = getattr(kernel, "py_func", kernel)
-    with _LOCK:
-        hit = _READ_CACHE.get(pyfunc)
-        if hit is _IN_PROGRESS:        # recursion: assume everything is read
-            return frozenset(range(pyfunc.__code__.co_argcount))
-        if hit is not None:
-            return hit
-        _READ_CACHE[pyfunc] = _IN_PROGRESS
-        try:
-            primal = parse_function(kernel)
-            result = _analyse_reads(primal.tree, primal.params, primal.globals)
-        except BaseException:
-            del _READ_CACHE[pyfunc]
-            raise
-        _READ_CACHE[pyfunc] = result
-        return result
+    return _cached(_READ_CACHE, kernel, _analyse_reads)
 
 
 def returns_value(kernel) -> bool:

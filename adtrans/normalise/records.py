@@ -322,18 +322,12 @@ def entry_source(name: str, inner: str, inner_args: list, fields: dict, shadows:
     by_name = {n: (p, f) for p, fs in fields.items() for f, n in fs}
     params, call, seen = [], [], set()
     for a in inner_args:
-        if a in by_name:
-            p, f = by_name[a]
+        if a in by_name or a in shadows:
+            p, f = by_name[a] if a in by_name else shadows[a]
             if p not in seen:
                 seen.add(p)
                 params.append(p)
             call.append(f"{p}[{f!r}]")
-        elif a in shadows:
-            d, f = shadows[a]
-            if d not in seen:
-                seen.add(d)
-                params.append(d)
-            call.append(f"{d}[{f!r}]")
         else:
             params.append(a)
             call.append(a)
