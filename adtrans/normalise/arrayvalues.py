@@ -129,6 +129,7 @@ TABLE = {
     "linalg.cholesky": ("refused", "write the Cholesky loops"),
     "fft.fft": ("refused", "write the transform loops"),
     "convolve": ("refused", "write the convolution loop (a[i + k] * w[k])"),
+    "diff": ("refused", "write the slices: x[1:] - x[:-1] (np.diff's first difference)"),
     "interp": ("refused", "write the search and the linear interpolation explicitly"),
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),
