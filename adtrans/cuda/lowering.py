@@ -47,7 +47,7 @@ import os
 from collections import defaultdict
 
 from ..analyse.types import is_array
-from ..ir.walk import iter_nodes, iter_stmts, rewrite_stmts
+from ..ir.walk import const_int, iter_nodes, iter_stmts, rewrite_stmts
 from ..ir.affine import AffineMap, scalar_definitions
 from ..transform.lowering import MarkerLowering
 from ..ir.markers import POP, PUSH, comment, is_marker
@@ -623,21 +623,6 @@ def _halves(stmts, x) -> bool:
                  or (isinstance(v.op, ast.RShift) and v.right.value >= 1)))
 
 
-def _constant_int(e) -> int | None:
-    """The value of an integer expression of constants (``4 - 1``, ``0 - 1``, ``-1``), else None."""
-    if isinstance(e, ast.Constant):
-        return e.value if isinstance(e.value, int) and not isinstance(e.value, bool) else None
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
-        v = _constant_int(e.operand)
-        return None if v is None else -v
-    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
-        a, b = _constant_int(e.left), _constant_int(e.right)
-        if a is None or b is None:
-            return None
-        return a + b if isinstance(e.op, ast.Add) else (a - b if isinstance(e.op, ast.Sub) else a * b)
-    return None
-
-
 def trip_bound(loop) -> int | None:
     """An upper bound of the trip count of a loop of the generated code, else None.
 
@@ -647,7 +632,7 @@ def trip_bound(loop) -> int | None:
     if isinstance(loop, ast.For):
         it = loop.iter
         if isinstance(it, ast.Call) and ast.unparse(it.func) == "range":
-            args = [_constant_int(a) for a in it.args]
+            args = [const_int(a) for a in it.args]
             if None not in args:
                 return len(range(*args))
         return None

@@ -203,3 +203,18 @@ def rewrite_stmts(stmts, fn):
                         ([ast.Pass()] if field == "body" else []))
         out.extend(fn(s))
     return out
+
+
+def const_int(e):
+    """The value of an integer expression of constants, ``+``, ``-`` and ``*`` (else None)."""
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = const_int(e.operand)
+        return None if v is None else -v
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+        a, b = const_int(e.left), const_int(e.right)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(e.op, ast.Add) else a - b if isinstance(e.op, ast.Sub) else a * b
+    return None

@@ -27,7 +27,8 @@ from __future__ import annotations
 import ast
 
 from ..ir.markers import COMMENT, comment, is_marker
-from .affine_tapes import const_int, counted_range, plus
+from ..ir.walk import const_int
+from .affine_tapes import counted_range, plus
 
 _PURE = {"abs", "min", "max", "float", "int", "bool", "len"}
 _FRESH = {"np.zeros", "np.empty", "np.ones", "np.full", "np.zeros_like", "np.empty_like", "np.ones_like",
