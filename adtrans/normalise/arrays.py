@@ -600,8 +600,39 @@ class ArrayLowering:
             arr = self.value(v.value, pre)
             s.value = ast.Tuple(elts=[copy.deepcopy(a.extent) for a in arr.shape], ctx=ast.Load())
             return [s]
+        if self.ndim(v) > 0 and all(isinstance(e, ast.Name) for e in t.elts):
+            return self.unpack_array(s, pre)
         s.value = self.scalar(v, pre)
         return [s]
+
+    def unpack_array(self, s, pre):
+        """``a, b, c = x`` / ``xi, yi, zi = r[i]`` with an array value: its rows along the first axis
+        (elements of a 1-d value), ``a = x[0]``, ``b = x[1]`` ... as Python iterates it.  The first
+        extent must be the number of names: checked at run time (``ValueError``, as Numba raises),
+        once per loop where it does not change.  Values are read before any name is bound, so
+        ``i, j = pairs[i]`` reads the old ``i``."""
+        t, v = s.targets[0], s.value
+        k = len(t.elts)
+        out = []
+        if not self.viewable(v):           # `a, b = x + y`: the value once, then its rows
+            tmp = self.fresh("values")
+            out += self.assign_name(tmp, v, pre, s)
+            v = ast.copy_location(N(tmp), v)
+        arr = self.value(copy.deepcopy(v), pre)
+        self.check(copy.deepcopy(arr.shape[0].extent), C(k), pre, s, what=f"unpacking into {k} names", note="")
+        read = {n.id for n in iter_nodes(v) if isinstance(n, ast.Name)}
+        bound = [e.id for e in t.elts]
+        direct = not (read & set(bound)) and len(set(bound)) == len(bound)
+        temps = []
+        for j, e in enumerate(t.elts):
+            elt = ast.copy_location(ast.Subscript(value=copy.deepcopy(v), slice=C(j), ctx=ast.Load()), v)
+            tgt = e.id if direct else self.fresh(e.id + "_value")
+            out += self.stmt(ast.copy_location(ast.Assign(targets=[N(tgt, True)], value=elt), s))
+            temps.append(tgt)
+        if not direct:
+            for e, tmp in zip(t.elts, temps):
+                out += self.stmt(ast.copy_location(ast.Assign(targets=[N(e.id, True)], value=N(tmp)), s))
+        return out
 
     def rebind_tuple(self, s, pre):
         """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
@@ -818,7 +849,8 @@ class ArrayLowering:
             "logical_and", "logical_or") or intrinsic_of(dotted="numpy." + name) is not None
         return elementwise and self.call_ndim(call) == self.ndim(arg)
 
-    def check(self, a, b, pre, like, what="operands could not be broadcast together"):
+    def check(self, a, b, pre, like, what="operands could not be broadcast together",
+              note="adtrans broadcasts an axis only where it is 1 by construction (None, reshape)"):
         """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
         differ; otherwise ``pre`` gets one run-time test, before the statement's loops::
 
@@ -853,8 +885,7 @@ class ArrayLowering:
         if len(text) > 60:
             text = text[:57] + "..."
         where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-        msg = (f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where}); adtrans broadcasts an "
-               f"axis only where it is 1 by construction (None, reshape)")
+        msg = f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where})" + (f"; {note}" if note else "")
         check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
                                                    cause=None)], orelse=[])
         check.adtrans_shape_check = True

@@ -420,6 +420,11 @@ class Normaliser:
                 temps = [self.atom(v, out, self._base(t)) for t, v in zip(elts, s.value.elts)]
             elif isinstance(s.value, ast.Call):
                 temps = self.call(s.value, out, want=len(elts))
+            elif isinstance(s.value, ast.Name) and s.value.id not in self.arrays:
+                # a tuple (a parameter, `p=(1.0, 2.0)`): its elements; Numba types the length
+                temps = [self.atom(ast.copy_location(ast.Subscript(value=name(s.value.id), slice=ast.Constant(k),
+                                                                   ctx=ast.Load()), s.value), out, self._base(t))
+                         for k, t in enumerate(elts)]
             else:
                 raise self.err(s, f"tuple unpacking of `{ast.unparse(s.value)}`",
                                "unpack a tuple literal or the result of a jitted helper")
