@@ -3,7 +3,7 @@ import math
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, vectorize
 
 SCALE = 0.5
 NTERMS = 3
@@ -306,3 +306,23 @@ def unpack_vector_and_tuple(p, x, coef=(0.5, 2.0)):
         s += c0 * a * x[k] + c1 * b * x[k] ** 2
     u, w = x[:2] * p
     return s + u * w
+
+
+@vectorize(["float64(float64, float64)"])
+def soft_threshold(v, t):
+    """A @vectorize ufunc with a branch, as users write element functions."""
+    if v > t:
+        return v - t
+    return 0.5 * (v - t) ** 2
+
+
+@vectorize
+def decay(v):
+    return math.exp(-v) + v * v
+
+
+@njit
+def vectorized_calls(x, y):
+    """@vectorize ufuncs on arrays (broadcasting), on a scalar, and on a slice."""
+    return (np.sum(soft_threshold(x, 0.5) * y) + decay(x[0]) + np.sum(soft_threshold(x[:, None], y[None, :]))
+            + np.sum(decay(x[1:])))

@@ -39,6 +39,7 @@ def v(*shape):
     (F.unpack_rows, lambda: [v(5, 3)]),
     (F.unpack_edges, lambda: [v(5), np.array([[0, 1], [1, 2], [3, 1], [4, 0]]), v(4)]),
     (F.unpack_vector_and_tuple, lambda: [v(2), v(4)]),
+    (F.vectorized_calls, lambda: [v(5), v(5)]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_form_matches_finite_differences(fn, args):
     check(fn, args())
@@ -164,3 +165,9 @@ def test_unpacking_the_wrong_number_of_values_raises():
         F.unpack_rows(r)
     with pytest.raises(ValueError, match="unpacking into 3 names"):
         adtrans.grad(F.unpack_rows)(r)
+
+
+def test_grad_of_a_vectorize_ufunc_itself():
+    """`adtrans.grad` of a @vectorize element function: its scalar derivative."""
+    x = 0.7
+    assert adtrans.grad(F.decay)(x) == pytest.approx(-np.exp(-x) + 2 * x, rel=1e-12)

@@ -15,6 +15,7 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
+from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
 
@@ -94,6 +95,14 @@ class ArrayLowering:
                 self.ndim(call.func.value) > 0:
             return METHODS[call.func.attr], call.func.value
         return name, None
+
+    def vectorized(self, call) -> bool:
+        """Is ``call`` a ``@vectorize`` ufunc applied to at least one array (element-wise)?"""
+        dotted = self.n.resolver.dotted(call.func)
+        if dotted is None or call.keywords:
+            return False
+        found, obj = self.n.resolver.lookup(dotted)
+        return found and is_vectorized(obj) and any(self.ndim(a) > 0 for a in call.args)
 
     def is_helper(self, call):
         dotted = self.n.resolver.dotted(call.func)
@@ -175,6 +184,8 @@ class ArrayLowering:
         name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is None:
+            if self.vectorized(e):
+                return max(self.ndim(a) for a in e.args)
             if self.is_helper(e):
                 infos = self.helper_results(e)
                 return infos[0][0] if len(infos) == 1 else 0
@@ -1573,6 +1584,11 @@ class ArrayLowering:
         kw = {k.arg: k.value for k in e.keywords}
         chk = (lambda a, b: self.check(a, b, pre, e))
         if name is None:
+            if self.vectorized(e):      # the scalar function per element (inlined as a helper)
+                parts = [self.value(a, pre) for a in e.args]
+                dt = join_dtypes([p.dtype for p in parts])
+                return elementwise(parts, "float64" if dt in ("int64", "bool") else dt,
+                                   lambda a: ast.Call(func=copy.deepcopy(e.func), args=a, keywords=[]), chk)
             if self.is_helper(e):
                 tmp = self.fresh("ret")
                 call = self.scalar(e, pre)
