@@ -764,6 +764,15 @@ class Normaliser:
             node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
             node.adtrans_kind = "norule"
             return ast.copy_location(node, expr)
+        if canon.startswith("numpy.random."):
+            raise self.err(expr, f"random numbers drawn in the kernel (`{dotted}`): the reverse sweep would "
+                                 f"draw others where it recomputes",
+                           "draw them before the call and pass them in (`z = np.random.default_rng(0)."
+                           "standard_normal(n)`); the gradient is then the pathwise one for those draws")
+        if type(obj).__name__ == "StencilFunc":
+            raise self.err(expr, f"the @numba.stencil kernel `{dotted}`",
+                           "write its loop over the interior (`out[i] = a[i - 1] - 2 * a[i] + a[i + 1]`) "
+                           "or the slices (`a[:-2] - 2 * a[1:-1] + a[2:]`)")
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 
