@@ -724,7 +724,7 @@ class ArrayLowering:
             node = ast.Assign(targets=[el], value=v) if op is None else ast.AugAssign(target=el, op=op, value=v)
             return [ast.copy_location(node, s)]
         val = self.value(value, pre)
-        if self.reads_base(value, view):
+        if self.reads_base(value, view) and not isinstance(val, Scalar):    # a scalar is computed first
             tmp = self.fresh(view.base + "_new")
             self.materialise_into(tmp, val, pre, s)
             shape = val.shape
