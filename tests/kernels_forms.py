@@ -326,3 +326,16 @@ def vectorized_calls(x, y):
     """@vectorize ufuncs on arrays (broadcasting), on a scalar, and on a slice."""
     return (np.sum(soft_threshold(x, 0.5) * y) + decay(x[0]) + np.sum(soft_threshold(x[:, None], y[None, :]))
             + np.sum(decay(x[1:])))
+
+
+@njit
+def _moments(x):
+    return x.sum(), (x * x).sum(), x * 2.0
+
+
+@njit
+def tuple_result_local(x):
+    """A helper's tuple result kept in a local: `r = f(x)`, then `r[0]`, `a, b, c = r`, `len(r)`."""
+    r = _moments(x)
+    a, b, c = r
+    return r[0] * r[1] + np.sum(c * x) + len(r) * a - b

@@ -40,6 +40,7 @@ def v(*shape):
     (F.unpack_edges, lambda: [v(5), np.array([[0, 1], [1, 2], [3, 1], [4, 0]]), v(4)]),
     (F.unpack_vector_and_tuple, lambda: [v(2), v(4)]),
     (F.vectorized_calls, lambda: [v(5), v(5)]),
+    (F.tuple_result_local, lambda: [v(4)]),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_form_matches_finite_differences(fn, args):
     check(fn, args())
