@@ -1,4 +1,4 @@
-"""The loop strategies (fused, recomputed, gather, last iteration, carried scalars, taped) and
+"""The loop strategies (fused, recomputed, gather, last iteration, carried scalars, taped, checkpointed) and
 how a loop is chosen for one.  See :mod:`adtrans.transform.builder` for the overview."""
 from __future__ import annotations
 
@@ -262,7 +262,7 @@ class LoopStrategies:
         primal = self.plain(L, scope)
         note = comment(f"checkpointed loop ({why}): the forward sweep runs the primal and saves only "
                        f"{', '.join(state)} before each segment of {K} = sqrt(trips) iterations; the reverse "
-                       f"sweep, per segment from the last, restores them, reruns the segment recording overwritten "
+                       f"sweep, per segment from the last, restores that state, reruns the segment recording overwritten "
                        f"values, then reverses it{choice}")
         fwd_loop = ast.For(target=name(seg, True), iter=ast.parse(f"range({nseg})", mode="eval").body,
                            body=copy.deepcopy(bounds) + pushes + [steps(primal.body, False)], orelse=[])
