@@ -104,3 +104,18 @@ def heat_carried(u, c, steps):
     for i in range(n):
         e += u[i] * u[i]
     return e
+
+
+@njit
+def partial_stage(x, y, h, steps):
+    """`k` is stored on [1, n) but read on [0, n): k[0] comes from the step before (stored at the
+    end of each step), so `k` is state (leaving it out would rerun a segment with the last k[0])."""
+    n = x.shape[0]
+    k = np.zeros(n)
+    k[0] = 0.5
+    for s in range(steps):
+        for i in range(1, n):
+            k[i] = x[i] * y[i - 1]
+        for i in range(n):
+            y[i] += h * k[i] * y[i]
+        k[0] = 0.5 * y[n - 1]

@@ -57,6 +57,11 @@ def test_rk2_chain(steps):
     check(K.rk2_chain, [u(7), u(7), 0.1, steps], activity=("dup", "dup", "const", "const"))
 
 
+@pytest.mark.parametrize("steps", [0, 1, 5])
+def test_partially_stored_stage(steps):
+    check(K.partial_stage, [u(7), u(7), 0.1, steps], activity=("dup", "dup", "const", "const"))
+
+
 @pytest.mark.parametrize("steps", [0, 3])
 def test_carried_scalar_stays_taped(steps):
     check(K.heat_carried, [u(9), 0.2, steps], activity=("dup", "const", "const"))
@@ -73,7 +78,8 @@ def comment_of(src):
     (K.heat_sink_prange, lambda: [u(9), 0.2, 3], ("dup", "const", "const"), "u"),
     (K.heat_sink_2d, lambda: [u(5, 6), 0.2, 3], ("dup", "const", "const"), "tmp, u"),
     (K.rk2_chain, lambda: [u(7), u(7), 0.1, 3], ("dup", "dup", "const", "const"), "y"),
-], ids=["1d", "prange", "2d", "rk2"])
+    (K.partial_stage, lambda: [u(7), u(7), 0.1, 3], ("dup", "dup", "const", "const"), "k, y"),
+], ids=["1d", "prange", "2d", "rk2", "partial"])
 def test_state_is_named(fn, args, act, state):
     """Arrays every step stores before it reads them (k, yt, the 1-D tmp) are not state."""
     src = adtrans.source(fn, act, *args())

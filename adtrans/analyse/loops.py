@@ -168,9 +168,11 @@ class LoopAnalysis:
                 (_bound(self, args[0]), _bound(self, args[1]))
             i = s.target.id
             top = {id(t) for t in s.body}
+            inside = {id(t) for t, _ in iter_stmts(s.body)}
             for t, _ in iter_stmts(s.body):
                 for a, idx, kind in _array_uses(t):
-                    off = _offset(self, idx, i) if idx is not None and lo is not None and hi is not None else None
+                    off = _offset(self, idx, i, inside) if idx is not None and lo is not None and hi is not None \
+                        else None
                     ext = None if off is None else ((lo[0], lo[1] + off), (hi[0], hi[1] + off))
                     if kind == "store" and id(t) in top and ext is not None:
                         wr.append((a, ext))
@@ -185,7 +187,6 @@ class LoopAnalysis:
             return rd, wr
         for t, _ in iter_stmts([s]):
             rd += [(a, None) for a, _, kind in _array_uses(t) if kind != "store"]
-            wr += []
         return rd, wr
 
     def private_arrays(self, loop) -> set:
@@ -421,23 +422,25 @@ def _bound(an, e, depth=0):
     return None
 
 
-def _offset(an, idx, i, depth=0):
-    """``c`` where index ``idx`` is ``i + c`` (through names assigned once), else None."""
+def _offset(an, idx, i, inside, depth=0):
+    """``c`` where index ``idx`` is ``i + c`` (through names assigned once, by a statement among
+    ``inside``: the loop's own body, so the name holds this iteration's value), else None."""
     if depth > 8:
         return None
     if isinstance(idx, ast.Name):
         if idx.id == i:
             return 0
         sites = an.sites.get(idx.id, [])
-        if len(sites) == 1 and isinstance(sites[0], ast.Assign) and isinstance(sites[0].targets[0], ast.Name):
-            return _offset(an, sites[0].value, i, depth + 1)
+        if len(sites) == 1 and id(sites[0]) in inside and isinstance(sites[0], ast.Assign) and \
+                isinstance(sites[0].targets[0], ast.Name):
+            return _offset(an, sites[0].value, i, inside, depth + 1)
         return None
     if isinstance(idx, ast.BinOp) and isinstance(idx.op, (ast.Add, ast.Sub)):
         if isinstance(idx.right, ast.Constant) and type(idx.right.value) is int:
-            k = _offset(an, idx.left, i, depth + 1)
+            k = _offset(an, idx.left, i, inside, depth + 1)
             return None if k is None else k + (idx.right.value if isinstance(idx.op, ast.Add) else -idx.right.value)
         if isinstance(idx.op, ast.Add) and isinstance(idx.left, ast.Constant) and type(idx.left.value) is int:
-            k = _offset(an, idx.right, i, depth + 1)
+            k = _offset(an, idx.right, i, inside, depth + 1)
             return None if k is None else k + idx.left.value
     return None
 
