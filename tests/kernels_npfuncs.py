@@ -275,3 +275,9 @@ def refused_no_rule(x):
 @njit
 def percentile_small(x, q):
     return np.percentile(x, q) * np.quantile(x[::-1], 0.4)
+
+
+# ------------------------------------------------------------------ a driver (plain Python, the table entries)
+def driver_ufuncs2(x, y):
+    return np.sum(np.logaddexp(x, y) * np.fmax(x, 0.5) + np.sinc(x) + np.sinc(1e-3 * y) + np.deg2rad(y) ** 2
+                  + np.float_power(x, 1.5) + np.logaddexp2(y, x) * np.fmin(y, x)) + math.lgamma(x[0] + 1.0)

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import adtrans
+from adtrans import special
 from numba import njit
 import kernels_intrinsics as K
 from adtrans.rules.derivatives import INTRINSIC
@@ -63,7 +64,7 @@ def test_forward_and_reverse_instantiate_the_same_partials(name):
     t = tuple(RNG.uniform(-1, 1, arity))
     z, dz = jvp_value(name, x, t)
     names = [ast.Name(id=f"x{i}", ctx=ast.Load()) for i in range(arity)]
-    env = {"math": math, "np": np, "g": 0.75, "zz": z, **{f"x{i}": v for i, v in enumerate(x)}}
+    env = {"math": math, "np": np, "special": special, "g": 0.75, "zz": z, **{f"x{i}": v for i, v in enumerate(x)}}
     rev = 0.0
     for i, expr in partials("call", name, names, ast.Name(id="zz", ctx=ast.Load()), ast.Name(id="g", ctx=ast.Load())):
         rev += t[i] * eval(compile(ast.fix_missing_locations(ast.Expression(expr)), "<rev>", "eval"), env)

@@ -13,6 +13,7 @@ import kernels_npfuncs as K
 from fdcheck import check
 
 RNG = np.random.default_rng(29)
+pytestmark = pytest.mark.filterwarnings("ignore:`row_stack` alias is deprecated")   # NumPy 2 (py_func runs)
 
 
 def u(*shape, lo=0.2, hi=1.2):
@@ -138,3 +139,7 @@ def test_a_refusal_names_the_users_expression_not_a_temporary():
     msg = str(info.value)
     assert "with an active argument (`x[i] * 2.0`)" in msg, msg
     assert f"kernels_npfuncs.py:{_line_of(K.refused_no_rule)}" in msg, msg
+
+
+def test_table_entries_in_a_driver():
+    check(K.driver_ufuncs2, [u(5), u(5)])
