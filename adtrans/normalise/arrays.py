@@ -15,6 +15,7 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
+from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES, constant_call, constant_ndim, rewrite_calls
 from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
@@ -191,6 +192,12 @@ class ArrayLowering:
                 return infos[0][0] if len(infos) == 1 else 0
             return self.target_allocation(e) or 0
         kw = {k.arg: k.value for k in e.keywords}
+        if name in REWRITES:
+            return self.ndim(REWRITES[name](self, e, args, kw))
+        if name in VALUES:
+            return VALUES[name][0](self, e, args, kw)
+        if name in CONSTANT_CALLS:
+            return constant_ndim(self, name, e, args)
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
             if name in ("any", "all") or _axis(e, recv) is None:
@@ -303,6 +310,7 @@ class ArrayLowering:
         if self.depth == 0 and isinstance(s, (ast.For, ast.While, ast.If)):
             self.own_rebound(s, pre)
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
+        s = rewrite_calls(self, s)              # np.flip(x) -> x[::-1], np.ptp(x) -> max - min ...
         self.masks = {}
         try:
             made = self._stmt(s, pre)
@@ -1056,7 +1064,22 @@ class ArrayLowering:
             return self.viewable(e.func.value)
         if isinstance(e, ast.Call) and self.numpy_name(e.func) == "transpose" and len(e.args) == 1:
             return self.viewable(e.args[0])
+        if isinstance(e, ast.Call) and self.numpy_name(e.func) == "transpose" and len(e.args) == 2 \
+                and self.axes_order(e) is not None:
+            return self.viewable(e.args[0])
         return False
+
+    def axes_order(self, call):
+        """The constant permutation of ``np.transpose(x, (1, 0, 2))`` (None: not one)."""
+        try:
+            perm = ast.literal_eval(call.args[1])
+        except (ValueError, IndexError):
+            return None
+        nd = self.ndim(call.args[0])
+        if not isinstance(perm, (tuple, list)) or sorted(p % nd if isinstance(p, int) and -nd <= p < nd else None
+                                                         for p in perm) != list(range(nd)):
+            return None
+        return [p % nd for p in perm]
 
     def to_view(self, e, pre) -> View:
         if isinstance(e, ast.Name):
@@ -1073,7 +1096,7 @@ class ArrayLowering:
             return v
         if isinstance(e, ast.Call):
             v = self.to_view(e.func.value if isinstance(e.func, ast.Attribute) and not e.args else e.args[0], pre)
-            v.axes = v.axes[::-1]
+            v.axes = v.axes[::-1] if len(e.args) < 2 else [v.axes[p] for p in self.axes_order(e)]
             return v
         if isinstance(e, ast.Subscript) and not self.viewable(e.value):
             arr = self.value(e.value, pre)
@@ -1598,6 +1621,12 @@ class ArrayLowering:
                 return Ref(View.whole(tmp, *infos[0]))
             raise self.err(e, f"call `{ast.unparse(e.func)}` on arrays, which has no adjoint rule",
                            "call it element by element in a loop")
+        if name in REWRITES:
+            return self.value(ast.copy_location(REWRITES[name](self, e, args, kw), e), pre)
+        if name in VALUES:
+            return VALUES[name][1](self, e, args, kw, pre)
+        if name in CONSTANT_CALLS:
+            return constant_call(self, name, e, args, kw, pre)
         if name in REDUCTIONS or name in ("amax", "amin"):
             return self.reduce_axis(name.lstrip("a") if name in ("amax", "amin") else name, args[0], _axis(e, recv),
                                     pre, e)
@@ -1690,12 +1719,18 @@ class ArrayLowering:
                 shape_args = shape_args[0].elts if isinstance(shape_args[0], (ast.Tuple, ast.List)) else shape_args
             return self.reshape(x, [self.scalar(s, pre) for s in shape_args], pre, e)
         if name == "transpose":
-            if len(args) > 1 or (recv is not None and e.args):
-                raise self.err(e, "transpose with axes", "use .T or index explicitly")
+            perm = None
+            if len(args) > 1 and recv is None:
+                perm = self.axes_order(e)
+                if perm is None:
+                    raise self.err(e, f"np.transpose with axes `{ast.unparse(args[1])}`",
+                                   "a constant permutation of the axes: np.transpose(A, (1, 0, 2))")
+            elif len(args) > 1 or (recv is not None and e.args):
+                raise self.err(e, "transpose with axes", "use .T or np.transpose(A, (1, 0, 2))")
             x = self.value(args[0], pre)
             tmp = self.materialise(x, pre, e)
             v = View.whole(tmp, x.ndim, x.dtype)
-            v.axes = v.axes[::-1]
+            v.axes = v.axes[::-1] if perm is None else [v.axes[p] for p in perm]
             return Ref(v)
         if name in ("hstack", "vstack", "concatenate", "stack"):
             return self.join(name, args[0], kw, pre, e)
@@ -1756,17 +1791,21 @@ class ArrayLowering:
             x = self.value(args[0], pre)
             return elementwise([x], x.dtype, lambda v: ast.UnaryOp(op=ast.USub(), operand=v[0]), chk)
         key = intrinsic_of(dotted="numpy." + name)
-        if key is not None or name in ("square", "logical_not", "logical_and", "logical_or"):
+        if key is not None or name in ("square", "logical_not", "logical_and", "logical_or", "logical_xor"):
             if e.keywords:
                 raise self.err(e, f"keyword arguments to np.{name}", "pass them positionally (no out=/where=)")
             parts = [self.value(a, pre) for a in args]
             if name.startswith("logical_"):
                 if name == "logical_not":
                     return elementwise(parts, "bool", lambda v: ast.UnaryOp(op=ast.Not(), operand=v[0]), chk)
+                if name == "logical_xor":
+                    return elementwise(parts, "bool", lambda v: ast.Compare(left=ast.Call(
+                        func=N("bool"), args=[v[0]], keywords=[]), ops=[ast.NotEq()], comparators=[ast.Call(
+                            func=N("bool"), args=[v[1]], keywords=[])]), chk)
                 bop = ast.And() if name == "logical_and" else ast.Or()
                 return elementwise(parts, "bool", lambda v: ast.BoolOp(op=bop, values=v), chk)
             dt = join_dtypes([p.dtype for p in parts])
-            if key in ("isnan", "isinf"):
+            if key in ("isnan", "isinf", "isfinite", "signbit"):
                 dt = "bool"
             elif key not in FLOAT_UFUNCS_KEEP and dt in ("int64", "bool"):
                 dt = "float64"

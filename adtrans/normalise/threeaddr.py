@@ -48,7 +48,10 @@ DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "int
 OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 "numba.get_num_threads": "numba.get_num_threads", "int": "int", "bool": "bool",
                 "numpy.int64": "np.int64", "numpy.int32": "np.int32", "numpy.intp": "np.intp",
-                "round": "round", "numpy.argsort": "np.argsort"}
+                "round": "round", "numpy.argsort": "np.argsort",
+                # constant functions of arrays (integer or boolean results, adtrans.normalise.arrayfuncs)
+                **{f"numpy.{f}": f"np.{f}" for f in ("searchsorted", "digitize", "count_nonzero", "flatnonzero",
+                                                     "bincount", "array_equal", "allclose", "isclose", "size")}}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
@@ -719,6 +722,7 @@ class Normaliser:
                                                             keywords=[]), expr), out, want, base)
             args = [self.atom(a, out, base) for a in expr.args]
             node = ast.Call(func=ast.parse(spelling(key), mode="eval").body, args=args, keywords=[])
+            node.adtrans_args = [ast.unparse(a) for a in expr.args]     # the user's spelling, for errors
             node.adtrans_kind, node.adtrans_intrinsic = "intrinsic", key
             return ast.copy_location(node, expr)
         short = canon.split(".")[-1]
@@ -749,7 +753,9 @@ class Normaliser:
         if canon in OPAQUE_CALLS or canon.replace("builtins.", "") in OPAQUE_CALLS:
             spell = OPAQUE_CALLS.get(canon) or OPAQUE_CALLS[canon.replace("builtins.", "")]
             args = [self.atom(a, out, base) for a in expr.args]
-            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
+            kws = [ast.keyword(arg=k.arg, value=k.value if isinstance(k.value, ast.Constant) else
+                               self.atom(k.value, out, base)) for k in expr.keywords]     # side='right'
+            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=kws)
             node.adtrans_kind = "opaque"
             return ast.copy_location(node, expr)
         if canon in ("builtins.print",):
@@ -763,6 +769,7 @@ class Normaliser:
             spell = ("np." if module == "numpy" else "math.") + short
             node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
             node.adtrans_kind = "norule"
+            node.adtrans_args = [ast.unparse(a) for a in expr.args]     # the user's spelling, for errors
             return ast.copy_location(node, expr)
         if canon.startswith("numpy.random."):
             raise self.err(expr, f"random numbers drawn in the kernel (`{dotted}`): the reverse sweep would "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-IMPORTS_HEAD = "import math\n\nimport numba\nimport numpy as np\n"
+IMPORTS_HEAD = "import math\n\nimport numba\nimport numpy as np\n\nfrom adtrans import special\n"
 
 
 class Target:
