@@ -16,7 +16,7 @@ from .arguments import (Active, Const, Duplicated, bind_arguments, check_aliasin
 from .cuda import cuda_adjoint, cuda_source
 from .dispatch import target_of
 from .driver import autodiff_driver, driver_source
-from .pipeline import generate
+from .build import generated
 from .secondorder import hessian_diag, hvp
 
 __all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "hessian_diag", "hvp",
@@ -119,5 +119,4 @@ def source(fn, activity, *args, signature=None) -> str:
         argtypes = typeof_args(args)
     else:
         argtypes = signature_types(fn, signature)
-    gen = generate(primal, tuple(a.lower() for a in activity), argtypes)
-    return gen.function_source
+    return generated(primal, tuple(a.lower() for a in activity), tuple(argtypes)).function_source

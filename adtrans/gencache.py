@@ -15,6 +15,13 @@ makes the kernel uncacheable: it is transformed in every process, as before.
 Entries are pickles written atomically beside the generated modules in
 :func:`adtrans.compile.cache_dir`; an unreadable entry is ignored and rewritten.
 ``ADTRANS_GENCACHE=0`` turns the cache off.
+
+Refusals are kept the same way (:class:`Refusal`): a kernel whose transformation raised
+:class:`~adtrans.errors.UnsupportedError` or :class:`~adtrans.errors.ActivityError` raises the
+same error, message and attributes included, in the next process without being transformed
+again.  These are adtrans' own decisions on what the fingerprint covers; a
+:class:`~adtrans.errors.TypingError` (Numba's inference of the primal, which also depends on
+what else is installed or registered) is not kept.
 """
 from __future__ import annotations
 
@@ -31,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from .compile import cache_dir, write_atomic_bytes
+from .errors import ActivityError, UnsupportedError
 
 _CODE_DIGEST = None
 
@@ -159,6 +167,29 @@ class _Fingerprint:
             self.add(name, "numba", repr(obj))
         else:
             raise _Uncacheable(name)
+
+
+class Refusal:
+    """A refused transformation: the error's class and state, to raise it again (:meth:`error`)."""
+
+    KEPT = (UnsupportedError, ActivityError)
+
+    def __init__(self, exc: Exception):
+        self.cls = type(exc)
+        self.args = exc.args
+        self.state = dict(vars(exc))
+
+    @classmethod
+    def of(cls, exc: Exception):
+        """The refusal of ``exc``, or None when ``exc`` is not an error worth keeping."""
+        return cls(exc) if isinstance(exc, cls.KEPT) else None
+
+    def error(self) -> Exception:
+        """A fresh exception equal to the one refused (same class, message and attributes)."""
+        exc = self.cls.__new__(self.cls, *self.args)
+        exc.args = self.args
+        exc.__dict__.update(self.state)
+        return exc
 
 
 def key_of(primal, activity, argtypes, extra=()) -> str | None:

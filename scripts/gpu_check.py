@@ -73,8 +73,8 @@ def run_tests():
         env.pop("NUMBA_ENABLE_CUDASIM", None)
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-ra",
-                           "tests/test_cuda.py", "tests/test_cuda_sim.py"], cwd=REPO, env=env, text=True,
-                          capture_output=True, timeout=240)
+                           "tests/test_cuda.py", "tests/test_cuda_sim.py", "tests/test_intrinsics_cuda_sim.py"],
+                          cwd=REPO, env=env, text=True, capture_output=True, timeout=240)
     out = (proc.stdout + proc.stderr).strip().splitlines()
     print("\n".join(out[-25:]))
     RESULTS["tests"] = {"returncode": proc.returncode, "summary": out[-1] if out else "",

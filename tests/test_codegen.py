@@ -177,6 +177,44 @@ def test_generated_adjoint_is_reused_by_a_new_process_and_invalidated_by_a_helpe
     np.testing.assert_array_equal(g1, g2)
 
 
+def test_refusal_is_kept_in_memory_and_on_disk(tmp_path, monkeypatch):
+    """A refused kernel raises the same error (message, file, line, column) on the next call and
+    in a new process without being transformed again."""
+    import kernels_unsupported as KU
+    from adtrans import arguments, build
+    monkeypatch.setenv("ADTRANS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(build, "_COMPILED", {})
+    monkeypatch.setattr(arguments, "_PARSED", {})
+    x = np.linspace(0.2, 1.0, 4)
+    with pytest.raises(adtrans.UnsupportedError) as first:
+        adtrans.grad(KU.try_kernel)(x)
+    err = first.value
+    assert "kernels_unsupported.py:" in str(err) and "try" in err.construct
+    line = next(i for i, ln in enumerate(Path(KU.__file__).read_text().splitlines(), 1) if "# <- try" in ln)
+    assert err.lineno == line
+    assert len(list((tmp_path / "cache").glob("*.generated.pickle"))) == 1
+    monkeypatch.setattr(build, "generate", lambda *a, **k: pytest.fail("transformed again"))
+    for new_process in (False, True):
+        if new_process:
+            monkeypatch.setattr(build, "_COMPILED", {})
+            monkeypatch.setattr(arguments, "_PARSED", {})
+        with pytest.raises(adtrans.UnsupportedError) as again:
+            adtrans.grad(KU.try_kernel)(x)
+        assert type(again.value) is type(err) and str(again.value) == str(err)
+        assert vars(again.value) == vars(err)
+    # other argument types are another key: transformed (here: the patched generate fails)
+    with pytest.raises(pytest.fail.Exception, match="transformed again"):
+        adtrans.grad(KU.try_kernel)(x.astype(np.float32))
+
+
+def test_typing_errors_are_not_kept():
+    from adtrans import gencache
+    assert gencache.Refusal.of(adtrans.errors.TypingError("Numba could not type f")) is None
+    refusal = gencache.Refusal.of(adtrans.ActivityError("x is int64; Duplicated needs a float array"))
+    err = refusal.error()
+    assert type(err) is adtrans.ActivityError and str(err) == "x is int64; Duplicated needs a float array"
+
+
 def test_fingerprint_refuses_objects_it_cannot_see_into():
     from adtrans import gencache
     fp = gencache._Fingerprint()

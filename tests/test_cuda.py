@@ -201,11 +201,15 @@ def test_adjoints_compile_to_ptx():
 
 @pytest.mark.skipif(os.environ.get("ADTRANS_CUDA_DIRECT") == "1", reason="test_cuda_sim.py runs directly")
 def test_simulator_checks():
-    """Launch the adjoints under the numba-cuda simulator (in a subprocess: the simulator is chosen at import)."""
+    """Launch the adjoints under the numba-cuda simulator (in a subprocess: the simulator is chosen at
+    import): ``test_cuda_sim.py`` and the intrinsics' CUDA check ``test_intrinsics_cuda_sim.py``, in one
+    process (each process pays ~10 s to start pytest, Numba, the simulator and adtrans)."""
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(HERE / "test_cuda_sim.py")], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=600)
+    files = ["test_cuda_sim.py", "test_intrinsics_cuda_sim.py"]
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"]
+                          + [str(HERE / f) for f in files], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=900)
     tail = (proc.stdout + proc.stderr)[-6000:]
     assert proc.returncode == 0, tail
+    # nothing skipped: a module-level skip (the simulator not chosen) would leave a file out
     assert " passed" in tail and "skipped" not in tail.splitlines()[-1], tail

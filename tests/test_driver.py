@@ -610,6 +610,38 @@ def test_adjoint_is_cached_per_activity():
     assert a1 is a2 and a3 is not a1
 
 
+def test_driver_adjoint_and_refusal_are_kept_on_disk(tmp_path, monkeypatch):
+    """A new process finds the driver's generated adjoint (and a driver's refusal) in the cache
+    and does not transform the driver again."""
+    import adtrans.driver as D
+    monkeypatch.setenv("ADTRANS_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(D, "_CACHE", {})
+    act = ("dup", "const", "active", "const")
+    first = driver_adjoint(time_loop, act)
+    with pytest.raises(adtrans.UnsupportedError) as refused:
+        adtrans.autodiff(sorts, adtrans.Duplicated(vec(3), np.zeros(3)))
+    assert len(list(tmp_path.glob("*.generated.pickle"))) == 2
+    # a "new process": nothing in memory, and the transformation must not run
+    monkeypatch.setattr(D, "_CACHE", {})
+    monkeypatch.setattr(D.DriverAdjoint, "_transform", lambda self: pytest.fail("transformed again"))
+    again = driver_adjoint(time_loop, act)
+    assert again is not first and again.source == first.source
+    u0, w = vec(8), vec(8)
+    du = np.zeros(8)
+    (dc,) = again(u0.copy(), du, w, 0.2, 4, 1.0)
+    h = 1e-6
+    fd = (time_loop(u0.copy(), w, 0.2 + h, 4) - time_loop(u0.copy(), w, 0.2 - h, 4)) / (2 * h)
+    assert dc == pytest.approx(fd, rel=1e-6)
+    with pytest.raises(adtrans.UnsupportedError) as cached:
+        adtrans.autodiff(sorts, adtrans.Duplicated(vec(3), np.zeros(3)))
+    assert str(cached.value) == str(refused.value) and "np.sort" in str(cached.value)
+    assert (cached.value.filename, cached.value.lineno, cached.value.col) == \
+        (refused.value.filename, refused.value.lineno, refused.value.col)
+    # another activity or checkpoint count is another entry
+    with pytest.raises(pytest.fail.Exception, match="transformed again"):
+        driver_adjoint(time_loop, act, checkpoints=2)
+
+
 @pytest.mark.parametrize("fn,args,construct", [
     (loops_over_array, [vec(3)], "for loop over active values"),
     (recursive_helper, [vec(3)], "recursive call of the helper recursive_helper"),

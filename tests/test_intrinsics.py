@@ -3,18 +3,14 @@
 - the table itself in forward mode (``jvp``) against central differences, and
   forward against reverse (``<g, J t>`` both ways);
 - each new intrinsic in an @njit kernel and in a driver against central
-  differences (float64), and under the CUDA simulator (a subprocess, see
-  ``test_intrinsics_cuda_sim.py``);
+  differences (float64); under the CUDA simulator in ``test_intrinsics_cuda_sim.py``, run by
+  ``test_cuda.py::test_simulator_checks`` in its simulator subprocess;
 - ``gamma``/``lgamma`` (derivatives through ``adtrans.special.digamma``, checked against
   scipy.special.psi where scipy is installed) and functions without a rule: allowed with
   constant arguments, refused with an active one.
 """
 import ast
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,7 +23,6 @@ from adtrans.rules.derivatives import INTRINSIC
 from adtrans.rules.scalar import jvp, jvp_value, partials
 from fdcheck import check
 
-HERE = Path(__file__).resolve().parent
 RNG = np.random.default_rng(12)
 
 # a point inside each function's domain (one per argument)
@@ -155,16 +150,6 @@ def test_digamma_is_accurate():
         assert abs(digamma(v) - fd) < 1e-8 * max(1.0, abs(fd)), v
     assert digamma(1.0) == pytest.approx(-0.5772156649015329, abs=2e-15)     # -Euler's constant
     assert math.isnan(digamma(0.0)) and math.isnan(digamma(-3.0))
-
-
-def test_new_intrinsics_under_the_cuda_simulator():
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(HERE / "test_intrinsics_cuda_sim.py")], cwd=HERE.parent, env=env,
-                          capture_output=True, text=True, timeout=600)
-    tail = (proc.stdout + proc.stderr)[-4000:]
-    assert proc.returncode == 0, tail
-    assert " passed" in tail and "skipped" not in tail.splitlines()[-1], tail
 
 
 @njit

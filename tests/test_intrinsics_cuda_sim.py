@@ -1,6 +1,6 @@
 """The new intrinsics in a CUDA kernel's adjoint, against central differences of the launched primal.
 
-Run under the numba-cuda simulator by ``test_intrinsics.py`` (or with
+Run under the numba-cuda simulator by ``test_cuda.py::test_simulator_checks`` (or with
 ``ADTRANS_CUDA_DIRECT=1`` on a GPU).
 """
 import os
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1" and os.environ.get("ADTRANS_CUDA_DIRECT") != "1":
-    pytest.skip("launches CUDA kernels: run by test_intrinsics.py under the simulator",
+    pytest.skip("launches CUDA kernels: run by test_cuda.py::test_simulator_checks under the simulator",
                 allow_module_level=True)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

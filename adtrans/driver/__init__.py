@@ -45,6 +45,7 @@ import types
 
 import numpy as np
 
+from .. import gencache
 from ..arguments import unwrap
 from ..compile import cache_dir, write_atomic
 from ..errors import ActivityError, UnsupportedError
@@ -95,20 +96,43 @@ class DriverAdjoint:
         for p, a in zip(params, self.activity):
             if a not in ACTIVITIES:
                 raise ActivityError(f"activity {a!r} of {p}: use one of {ACTIVITIES}")
-        ir = normalise_driver(self.primal)
-        pa = dict(zip(params, self.activity))
-        resolver = Resolver(self.primal.globals, ir.locals)
-        act = Activity(ir, pa, resolver, written_params)
         if checkpoints is not None and (isinstance(checkpoints, bool) or not isinstance(checkpoints, int)
                                         or checkpoints < 1):
             raise ActivityError(f"checkpoints={checkpoints!r}: give the number of snapshots (an int >= 1) "
                                 "or None (store every step)")
         self.checkpoints = checkpoints
-        gen = Sweeps(self.primal, ir, pa, act, resolver, checkpoints)
-        self.source = gen.generate()
+        self.source = self._generated()
         self.name = f"{self.primal.name}_adjoint"
         self.uses_mpi = "_mpi." in self.source
         self._function = self._load()
+
+    def _transform(self) -> str:
+        """The adjoint's source: normalise, activity, sweeps."""
+        ir = normalise_driver(self.primal)
+        pa = dict(zip(self.primal.params, self.activity))
+        resolver = Resolver(self.primal.globals, ir.locals)
+        act = Activity(ir, pa, resolver, written_params)
+        return Sweeps(self.primal, ir, pa, act, resolver, self.checkpoints).generate()
+
+    def _generated(self) -> str:
+        """:meth:`_transform`, kept on disk by :mod:`adtrans.gencache` (keyed by the driver's source,
+        every kernel, helper and constant it names, the activities and ``checkpoints``), refusals
+        included, so a new process does not transform the driver again."""
+        key = gencache.key_of(self.primal, self.activity, (), extra=("driver", self.checkpoints))
+        hit = gencache.load(key)
+        if isinstance(hit, gencache.Refusal):
+            raise hit.error()
+        if isinstance(hit, str):
+            return hit
+        try:
+            source = self._transform()
+        except Exception as exc:
+            refusal = gencache.Refusal.of(exc)
+            if refusal is not None:
+                gencache.store(key, refusal)
+            raise
+        gencache.store(key, source)
+        return source
 
     def _load(self):
         body = "\n".join("    " + ln if ln else ln for ln in self.source.splitlines())

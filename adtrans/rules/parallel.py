@@ -173,8 +173,14 @@ class PrangeRewriter:
             shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
             pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
             head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
+            # summed by loops, not `d += buf[t]`: Numba compiles an array expression's broadcasting
+            # machinery (~0.2 s of the adjoint's first call); same order of additions
             t = b.norm.alloc.fresh("per_thread_slot")
-            post.append(ast.parse(f"for {t} in range({nthreads} - 1):\n    {d} += {buf}[{t}]").body[0])
+            ks = [b.norm.alloc.fresh("k") for _ in range(ndim)]
+            loops = "".join(f"\n{'    ' * (j + 1)}for {k} in range({d}.shape[{j}]):" for j, k in enumerate(ks))
+            at = ", ".join(ks)
+            post.append(ast.parse(f"for {t} in range({nthreads} - 1):{loops}\n{'    ' * (ndim + 1)}"
+                                  f"{d}[{at}] += {buf}[{t}, {at}]").body[0])
             notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
                          f"adds into {d} itself, each other thread into its own copy; memory "
                          f"(n_threads - 1) x {d}.size")

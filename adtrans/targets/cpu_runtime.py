@@ -16,8 +16,7 @@ a result.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 from numba.typed import List
 
 
@@ -52,38 +51,25 @@ def tape_grow(tape, need):
     return _grow(tape, need)
 
 
+# tape_take and tape_keep are cached @njit functions, not @overload templates: an overload's
+# implementation is compiled again in every process for the first adjoint that calls it (~0.4-0.7 s
+# of that adjoint's first call), a cached function is loaded from disk.  `pool is None` is decided
+# at compile time (the branch on a None or omitted argument is pruned).
+@njit(cache=True)
 def tape_take(pool, size, dtype):
     """The tape a call starts from: ``pool[0]`` (a one-element typed list, kept from an
     earlier call), or ``np.empty(size, dtype)`` when ``pool`` is None (or omitted)."""
-    return np.empty(size, dtype) if pool is None else pool[0]
+    if pool is None:
+        return np.empty(size, dtype)
+    return pool[0]
 
 
+@njit(cache=True)
 def tape_keep(pool, tape):
     """Put ``tape`` (possibly grown) back into ``pool`` for the next call (nothing when
     ``pool`` is None or omitted)."""
     if pool is not None:
         pool[0] = tape
-
-
-def _no_pool(pool) -> bool:
-    return isinstance(pool, (types.NoneType, types.Omitted)) or pool is None
-
-
-@overload(tape_take)
-def _tape_take(pool, size, dtype):
-    if _no_pool(pool):
-        return lambda pool, size, dtype: np.empty(size, dtype)
-    return lambda pool, size, dtype: pool[0]
-
-
-@overload(tape_keep)
-def _tape_keep(pool, tape):
-    if _no_pool(pool):
-        return lambda pool, tape: None
-
-    def keep(pool, tape):
-        pool[0] = tape
-    return keep
 
 
 @njit(cache=True)
