@@ -46,8 +46,13 @@ def case(name, primal, gradient, threads=None, repeats=7, note=""):
         numba.set_num_threads(threads)
     primal()
     gradient()          # compile both first
-    tp = median_time(primal, repeats)
-    tg = median_time(gradient, repeats)
+    # interleaved (primal, gradient, primal, ...): on a shared machine the load changes within a
+    # row, and timing all primal runs before all gradient runs puts that change into the ratio
+    tp, tg = [], []
+    for _ in range(repeats):
+        tp.append(median_time(primal, 1))
+        tg.append(median_time(gradient, 1))
+    tp, tg = statistics.median(tp), statistics.median(tg)
     return (name, threads or 1, tp, tg, tg / tp, note)
 
 
