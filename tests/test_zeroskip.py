@@ -144,8 +144,10 @@ def test_only_loops_whose_effects_vanish_are_guarded():
                  "    for e in range(3):\n        print(e)\n        d_x[e] += d_s * x[e]\n",
                  "    for e in range(3):\n        d_x[e] += d_s + x[e]\n"):
         assert "!= 0.0" not in _guarded(head + body), body
-    # an adjoint that is never a selection: no guard (it would seldom skip anything)
+    # an adjoint that is never a selection, or zero only at a singular point: no guard (seldom skips)
     assert "!= 0.0" not in _guarded("    d_s = seed * c\n    for e in range(3):\n        d_x[e] += d_s * x[e]\n")
+    assert "!= 0.0" not in _guarded("    d_s = 0.0 if c == 0.0 else seed / c\n    for e in range(3):\n"
+                                    "        d_x[e] += d_s * x[e]\n")
     # a scalar accumulated by zeros is unchanged, a loop-local one dead after the loop: guarded
     text = _guarded(head + "    acc = 1.0\n    for e in range(3):\n        t = d_s * x[e]\n        acc += t\n"
                     "        d_x[e] -= -t\n    d_x[0] += acc\n")

@@ -15,8 +15,9 @@ numerator, sums, negations and selections of zeros), every other statement a pur
 a name that is dead after ``L`` (backward liveness over the function) or unchanged, and no
 other kind of statement (no plain stores, calls with effects, tape pops, ``while``, jumps,
 ``prange``).  The candidates ``z`` are the scalars the loop reads but does not assign that some
-statement of the function assigns a selection with a zero arm (``x = 0.0 if c else y``); a
-guard that would name other scalars is not written (it would seldom skip anything).
+statement of the function assigns a selection with a zero arm (``x = 0.0 if c else y``, but for
+the singular-point tests ``0.0 if v == 0.0 else ...``); a guard that would name other scalars is
+not written (it would seldom skip anything).
 
 Skipping follows the singular-point convention of the derivative table (a zero adjoint
 contributes zero, never ``0 * inf``): where the skipped loop would have multiplied the zero by
@@ -58,8 +59,14 @@ def _zero_constant(e) -> bool:
             and _zero_constant(e.args[0]))
 
 
+def _singular_guard(test) -> bool:
+    """``v == 0.0``: the singular-point convention's test (seldom true: no guard for it)."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and _zero_constant(test.comparators[0]))
+
+
 def _has_zero_arm(e) -> bool:
-    if not isinstance(e, ast.IfExp):
+    if not isinstance(e, ast.IfExp) or _singular_guard(e.test):
         return False
     return any(_zero_constant(x) or _has_zero_arm(x) for x in (e.body, e.orelse))
 
