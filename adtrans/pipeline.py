@@ -22,6 +22,7 @@ from .targets.cpu import CPU
 from .transform import build_adjoint
 from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
+from .transform.zeroskip import skip_zero_adjoints
 
 ACTIVITIES = ("const", "active", "dup")
 
@@ -112,6 +113,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     func = tidy(func, marked.builder.scalar_names())
+    if target.skips_zero_adjoints:
+        func = skip_zero_adjoints(func)
     decorator = target.decorator(primal, conv["parallel"], cache)
     text = render_function(func, decorator)
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
@@ -210,7 +213,7 @@ def generate_tangent(primal: Primal, gen: Generated, activity, argtypes, inputs)
         filename, line = (gen.where or {}).get(lineno, (primal.filename, primal.tree.lineno))
         return UnsupportedError(construct, hint, filename=filename, lineno=line, col=1)
     tangent: Tangent = tangent_function(func, arrays, list(inputs), f"{gen.name}_tangent", error, passive)
-    text = render_function(tidy(tangent.func, tangent.scalars), decorator)
+    text = render_function(skip_zero_adjoints(tidy(tangent.func, tangent.scalars)), decorator)
     return GeneratedTangent(name=tangent.func.name, function_source=text, params=tangent.params,
                             returns=tangent.returns, global_arrays=dict(gen.global_arrays))
 

@@ -46,8 +46,13 @@ def case(name, primal, gradient, threads=None, repeats=7, note=""):
         numba.set_num_threads(threads)
     primal()
     gradient()          # compile both first
-    tp = median_time(primal, repeats)
-    tg = median_time(gradient, repeats)
+    # interleaved (primal, gradient, primal, ...): on a shared machine the load changes within a
+    # row, and timing all primal runs before all gradient runs puts that change into the ratio
+    tp, tg = [], []
+    for _ in range(repeats):
+        tp.append(median_time(primal, 1))
+        tg.append(median_time(gradient, 1))
+    tp, tg = statistics.median(tp), statistics.median(tg)
     return (name, threads or 1, tp, tg, tg / tp, note)
 
 
@@ -182,7 +187,7 @@ def array_rows(repeats, quick):
     x, y, z, mass = (rng.uniform(0, 1, m) for _ in range(4))
     out.append(case(f"broadcasting N-body n={m}", lambda: AK.nbody_broadcast(x, y, z, mass, 0.1),
                     lambda: adtrans.grad(AK.nbody_broadcast, argnums=(0, 1, 2))(x, y, z, mass, 0.1),
-                    repeats=repeats, note="x[:, None] - x[None, :]"))
+                    repeats=repeats, note="x[:, None] - x[None, :]; temporaries at their uses: one fused loop nest"))
     k = 200 if not quick else 80
     A, B, C, D = (rng.uniform(-1, 1, (k, k)) for _ in range(4))
     out.append(case(f"gemm @ {k}x{k}", lambda: AK.gemm_at(A, B, C),

@@ -19,6 +19,7 @@ from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES, constant_call, constan
 from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
+from .deferred import deferrable
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
@@ -52,6 +53,8 @@ class ArrayLowering:
         self.stores: dict = {}           # name -> how many statements of the kernel bind it
         self.counters: set = set()       # range-loop counters bound nowhere else (never negative)
         self.masks: dict = {}            # mask expression -> its positions, within one statement
+        self.deferred: dict = {}         # element-wise temporary -> its Gen, computed at its uses (.deferred)
+        self.deferred_reads: dict = {}   # such a temporary -> the names its elements read
 
     # ---------------------------------------------------------------- basics
     def _numpy_alias(self):
@@ -459,8 +462,26 @@ class ArrayLowering:
             self.info[t] = self.info.pop(made)
             self.blas_extents[t] = self.blas_extents.pop(made)
             return []
+        if isinstance(arr, Gen) and self.depth == 0 and len(self.levels) == 1 and self.defer(t, value, arr):
+            return []
         self.materialise_into(t, arr, pre, s)
         return []
+
+    def defer(self, t, value, arr) -> bool:
+        """Keep the element function of ``t = value`` instead of an array where its uses allow it
+        (:mod:`.deferred`); True if kept."""
+        if t in getattr(self.n, "defer_off", ()):
+            return False
+        body, k = self.levels[0]
+        reads = deferrable(t, value, body[k + 1:], self.stores, self.params, self.np or "np",
+                           lambda call: self.function_of(call)[0], self.deferred_reads)
+        if reads is None:
+            return False
+        reads |= {old for old, new in self.renames.items() if new in reads}
+        self.deferred[t] = Gen(arr.shape, arr.dtype, lambda idx: copy.deepcopy(arr.at(idx)))
+        self.deferred_reads[t] = reads
+        self.info[t] = (arr.ndim, arr.dtype)
+        return True
 
     def mentions(self, e, nm):
         return any(isinstance(n, ast.Name) and n.id == nm for n in iter_nodes(e))
@@ -1303,6 +1324,8 @@ class ArrayLowering:
     # --------------------------------------------------------------- values
     def value(self, e, pre):
         """The :class:`Arr` of expression ``e`` (a :class:`Scalar` when ``e`` is scalar)."""
+        if isinstance(e, ast.Name) and e.id in self.deferred:
+            return self.deferred[e.id]
         if self.ndim(e) == 0:
             return Scalar(self.scalar(e, pre), self.sdtype(e))
         if self.viewable(e):

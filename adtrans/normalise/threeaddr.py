@@ -37,6 +37,7 @@ from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
 from .arrays import ArrayLowering
+from .deferred import Retry, leaked
 from .arrayvalues import is_helper_object
 from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
@@ -275,6 +276,9 @@ class Normaliser:
         if self.array_info is not None:
             self.lowering = ArrayLowering(self, self.array_info, self.views, getattr(self, "scalar_types", None))
             body = self.lowering.run(body)
+            leaks = leaked(self.lowering.deferred, body)
+            if leaks:
+                raise Retry(leaks)
         self.results: list[str] = list(lower.ret_names or [])
         out: list[ast.stmt] = []
         self.block(body, out, top=True)
@@ -888,13 +892,18 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
     arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
     (read-only constants, see :mod:`.lists`); ``blas``: matrix products at function level may stay
     BLAS statements (False: every product becomes loops, for adjoints differentiated again)."""
-    blas_off = set()
+    blas_off, defer_off = set(), set()
     while True:
         n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
         n.scalar_types = dict(scalar_types or {})
         n.blas_off = blas_off
+        n.defer_off = defer_off
         n.blas = blas
-        norm = n.run()
+        try:
+            norm = n.run()
+        except Retry as retry:      # temporaries read as arrays after all: materialise them
+            defer_off = defer_off | retry.names
+            continue
         overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
         if not overwritten:
             return norm

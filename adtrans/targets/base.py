@@ -16,6 +16,9 @@ class Target:
     """
     kind = "cpu"
     disk_cache = True
+    #: loops driven by a selected adjoint are skipped where it is zero
+    #: (:mod:`adtrans.transform.zeroskip`; CPU adjoints that are not differentiated again)
+    skips_zero_adjoints = False
     #: recomputed loops may tape costly values (:data:`adtrans.rules.derivatives.COSTLY`): the
     #: target's tapes grow (a CUDA thread's local-array tape has a fixed size)
     tape_by_cost = False

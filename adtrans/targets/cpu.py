@@ -38,6 +38,11 @@ class CpuTarget(Target):
     def digest_parts(self) -> tuple:
         return (() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
 
+    @property
+    def skips_zero_adjoints(self) -> bool:
+        # the plain form is read back by the tangent, which is guarded after it is derived
+        return self.pools
+
     def imports(self) -> str:
         return IMPORTS
 
