@@ -232,3 +232,29 @@ def test_second_order_is_refused_with_the_line():
     with pytest.raises(adtrans.UnsupportedError, match="second order") as info:
         adtrans.hvp(K.inv_sum)(general(3), np.ones((3, 3)))
     assert info.value.filename.endswith("kernels_lapack.py")
+
+
+# ------------------------------------------------------------------------- the driver path
+def lapack_driver(A, b, B):
+    """Plain-Python NumPy calling the same functions (the driver reads the same LAPACK table)."""
+    x = np.linalg.solve(A, b)
+    X = np.linalg.solve(A, B)
+    Ai = np.linalg.inv(A + 1.0)
+    L = np.linalg.cholesky(A @ A.T + 4.0 * np.eye(4))
+    return (np.sum(x * x) + np.sum(X ** 3) + np.sum(Ai) + np.linalg.det(A) + np.linalg.slogdet(A)[1]
+            + np.sum(np.sin(L)))
+
+
+def test_driver_uses_the_same_rules():
+    rng = np.random.default_rng(0)
+    A, b, B = general(4), rng.standard_normal(4), rng.standard_normal((4, 2))
+    shadows = [np.zeros_like(A), np.zeros_like(b), np.zeros_like(B)]
+    adtrans.autodiff(lapack_driver, *(adtrans.Duplicated(x.copy(), d) for x, d in zip((A, b, B), shadows)),
+                     seed=1.0)
+    for k, (x, g) in enumerate(zip((A, b, B), shadows)):
+        for i in np.ndindex(x.shape):
+            p, m = [A.copy(), b.copy(), B.copy()], [A.copy(), b.copy(), B.copy()]
+            p[k][i] += 1e-6
+            m[k][i] -= 1e-6
+            fd = (lapack_driver(*p) - lapack_driver(*m)) / 2e-6
+            assert g[i] == pytest.approx(fd, rel=1e-6, abs=1e-7), (k, i)

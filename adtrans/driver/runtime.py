@@ -24,6 +24,7 @@ from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 from ..analyse.effects import read_params, written_params
+from ..targets.cpu_lapack import cholesky_adjoint, cofactors  # noqa: F401  (generated code: _rt.cofactors)
 
 
 class _Undefined:
