@@ -142,3 +142,9 @@ def operand_written_after(A, b):
     x = np.linalg.solve(A, b)                            # <- its operand A is written after it
     A[0, 0] = 1.0
     return np.sum(x)
+
+
+@njit
+def cholesky_logdet(A):
+    L = np.linalg.cholesky(A)
+    return 2.0 * np.sum(np.log(np.diag(L)))

@@ -258,3 +258,16 @@ def test_driver_uses_the_same_rules():
             m[k][i] -= 1e-6
             fd = (lapack_driver(*p) - lapack_driver(*m)) / 2e-6
             assert g[i] == pytest.approx(fd, rel=1e-6, abs=1e-7), (k, i)
+
+
+def test_cholesky_adjoint_stays_in_numbas_cache():
+    """cholesky_adjoint calls BLAS dtrsm by symbol name: an adjoint using it can be cached on disk
+    (a ctypes pointer would make Numba refuse: "Cannot cache ... dynamic globals")."""
+    import warnings
+    A = spd(4, 9)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        g = adtrans.grad(K.cholesky_logdet)(A)
+    assert not [w for w in seen if "Cannot cache" in str(w.message)]
+    np.testing.assert_allclose(g, np.tril(2.0 * np.linalg.inv(A) - np.diag(np.diag(np.linalg.inv(A)))),
+                               rtol=1e-10, atol=1e-12)

@@ -6,16 +6,16 @@ from generated adjoints and from plain Python (the driver's reverse sweep).
 """
 from __future__ import annotations
 
-import ctypes
-
+import llvmlite.binding as llvm
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import get_cython_function_address
 
 # BLAS dtrsm (triangular solve with many right-hand sides), the one SciPy exports to Cython (Numba
-# compiles np.linalg through SciPy's LAPACK too): side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb
-_dtrsm = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 11)(
-    get_cython_function_address("scipy.linalg.cython_blas", "dtrsm"))
+# compiles np.linalg through SciPy's LAPACK too): side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb.
+# Bound by symbol name, not as a ctypes pointer, so that code calling it stays in Numba's cache.
+llvm.add_symbol("adtrans_dtrsm", get_cython_function_address("scipy.linalg.cython_blas", "dtrsm"))
+_dtrsm = types.ExternalFunction("adtrans_dtrsm", types.void(*[types.voidptr] * 11))
 
 
 @njit
