@@ -15,6 +15,7 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
+from ..parse import is_vectorized
 from ..rules.derivatives import LAPACK, intrinsic_of
 from ..ir.walk import iter_nodes
 
@@ -94,6 +95,14 @@ class ArrayLowering:
                 self.ndim(call.func.value) > 0:
             return METHODS[call.func.attr], call.func.value
         return name, None
+
+    def vectorized(self, call) -> bool:
+        """Is ``call`` a ``@vectorize`` ufunc applied to at least one array (element-wise)?"""
+        dotted = self.n.resolver.dotted(call.func)
+        if dotted is None or call.keywords:
+            return False
+        found, obj = self.n.resolver.lookup(dotted)
+        return found and is_vectorized(obj) and any(self.ndim(a) > 0 for a in call.args)
 
     def is_helper(self, call):
         dotted = self.n.resolver.dotted(call.func)
@@ -175,6 +184,8 @@ class ArrayLowering:
         name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is None:
+            if self.vectorized(e):
+                return max(self.ndim(a) for a in e.args)
             if self.is_helper(e):
                 infos = self.helper_results(e)
                 return infos[0][0] if len(infos) == 1 else 0
@@ -612,8 +623,39 @@ class ArrayLowering:
             arr = self.value(v.value, pre)
             s.value = ast.Tuple(elts=[copy.deepcopy(a.extent) for a in arr.shape], ctx=ast.Load())
             return [s]
+        if self.ndim(v) > 0 and all(isinstance(e, ast.Name) for e in t.elts):
+            return self.unpack_array(s, pre)
         s.value = self.scalar(v, pre)
         return [s]
+
+    def unpack_array(self, s, pre):
+        """``a, b, c = x`` / ``xi, yi, zi = r[i]`` with an array value: its rows along the first axis
+        (elements of a 1-d value), ``a = x[0]``, ``b = x[1]`` ... as Python iterates it.  The first
+        extent must be the number of names: checked at run time (``ValueError``, as Numba raises),
+        once per loop where it does not change.  Values are read before any name is bound, so
+        ``i, j = pairs[i]`` reads the old ``i``."""
+        t, v = s.targets[0], s.value
+        k = len(t.elts)
+        out = []
+        if not self.viewable(v):           # `a, b = x + y`: the value once, then its rows
+            tmp = self.fresh("values")
+            out += self.assign_name(tmp, v, pre, s)
+            v = ast.copy_location(N(tmp), v)
+        arr = self.value(copy.deepcopy(v), pre)
+        self.check(copy.deepcopy(arr.shape[0].extent), C(k), pre, s, what=f"unpacking into {k} names", note="")
+        read = {n.id for n in iter_nodes(v) if isinstance(n, ast.Name)}
+        bound = [e.id for e in t.elts]
+        direct = not (read & set(bound)) and len(set(bound)) == len(bound)
+        temps = []
+        for j, e in enumerate(t.elts):
+            elt = ast.copy_location(ast.Subscript(value=copy.deepcopy(v), slice=C(j), ctx=ast.Load()), v)
+            tgt = e.id if direct else self.fresh(e.id + "_value")
+            out += self.stmt(ast.copy_location(ast.Assign(targets=[N(tgt, True)], value=elt), s))
+            temps.append(tgt)
+        if not direct:
+            for e, tmp in zip(t.elts, temps):
+                out += self.stmt(ast.copy_location(ast.Assign(targets=[N(e.id, True)], value=N(tmp)), s))
+        return out
 
     def rebind_tuple(self, s, pre):
         """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
@@ -694,7 +736,7 @@ class ArrayLowering:
             node = ast.Assign(targets=[el], value=v) if op is None else ast.AugAssign(target=el, op=op, value=v)
             return [ast.copy_location(node, s)]
         val = self.value(value, pre)
-        if self.reads_base(value, view):
+        if self.reads_base(value, view) and not isinstance(val, Scalar):    # a scalar is computed first
             tmp = self.fresh(view.base + "_new")
             self.materialise_into(tmp, val, pre, s)
             shape = val.shape
@@ -830,7 +872,8 @@ class ArrayLowering:
             "logical_and", "logical_or") or intrinsic_of(dotted="numpy." + name) is not None
         return elementwise and self.call_ndim(call) == self.ndim(arg)
 
-    def check(self, a, b, pre, like, what="operands could not be broadcast together"):
+    def check(self, a, b, pre, like, what="operands could not be broadcast together",
+              note="adtrans broadcasts an axis only where it is 1 by construction (None, reshape)"):
         """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
         differ; otherwise ``pre`` gets one run-time test, before the statement's loops::
 
@@ -865,8 +908,7 @@ class ArrayLowering:
         if len(text) > 60:
             text = text[:57] + "..."
         where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-        msg = (f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where}); adtrans broadcasts an "
-               f"axis only where it is 1 by construction (None, reshape)")
+        msg = f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where})" + (f"; {note}" if note else "")
         check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
                                                    cause=None)], orelse=[])
         check.adtrans_shape_check = True
@@ -1554,6 +1596,11 @@ class ArrayLowering:
         kw = {k.arg: k.value for k in e.keywords}
         chk = (lambda a, b: self.check(a, b, pre, e))
         if name is None:
+            if self.vectorized(e):      # the scalar function per element (inlined as a helper)
+                parts = [self.value(a, pre) for a in e.args]
+                dt = join_dtypes([p.dtype for p in parts])
+                return elementwise(parts, "float64" if dt in ("int64", "bool") else dt,
+                                   lambda a: ast.Call(func=copy.deepcopy(e.func), args=a, keywords=[]), chk)
             if self.is_helper(e):
                 tmp = self.fresh("ret")
                 call = self.scalar(e, pre)

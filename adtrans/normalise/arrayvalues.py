@@ -50,6 +50,7 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
 
@@ -379,7 +380,7 @@ def is_helper_object(obj) -> bool:
     """A function a kernel calls that adtrans inlines: an ``@njit`` dispatcher or a plain Python
     function (not one of ``math``'s or NumPy's, which are intrinsics or array functions, nor Numba's
     own, such as the ``cuda.shared.array`` stubs, which the target's extension lowers)."""
-    if hasattr(obj, "py_func"):
+    if hasattr(obj, "py_func") or is_vectorized(obj):
         return True
     mod = getattr(obj, "__module__", None) or ""
     return callable(obj) and type(obj).__name__ == "function" and mod != "math" and \

@@ -421,6 +421,11 @@ class Normaliser:
                 temps = [self.atom(v, out, self._base(t)) for t, v in zip(elts, s.value.elts)]
             elif isinstance(s.value, ast.Call):
                 temps = self.call(s.value, out, want=len(elts))
+            elif isinstance(s.value, ast.Name) and s.value.id not in self.arrays:
+                # a tuple (a parameter, `p=(1.0, 2.0)`): its elements; Numba types the length
+                temps = [self.atom(ast.copy_location(ast.Subscript(value=name(s.value.id), slice=ast.Constant(k),
+                                                                   ctx=ast.Load()), s.value), out, self._base(t))
+                         for k, t in enumerate(elts)]
             else:
                 raise self.err(s, f"tuple unpacking of `{ast.unparse(s.value)}`",
                                "unpack a tuple literal or the result of a jitted helper")
@@ -770,6 +775,15 @@ class Normaliser:
             node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
             node.adtrans_kind = "norule"
             return ast.copy_location(node, expr)
+        if canon.startswith("numpy.random."):
+            raise self.err(expr, f"random numbers drawn in the kernel (`{dotted}`): the reverse sweep would "
+                                 f"draw others where it recomputes",
+                           "draw them before the call and pass them in (`z = np.random.default_rng(0)."
+                           "standard_normal(n)`); the gradient is then the pathwise one for those draws")
+        if type(obj).__name__ == "StencilFunc":
+            raise self.err(expr, f"the @numba.stencil kernel `{dotted}`",
+                           "write its loop over the interior (`out[i] = a[i - 1] - 2 * a[i] + a[i + 1]`) "
+                           "or the slices (`a[:-2] - 2 * a[1:-1] + a[2:]`)")
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 
