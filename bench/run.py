@@ -29,6 +29,7 @@ import adtrans  # noqa: E402
 import gradbench as GB  # noqa: E402
 import array_kernels as AK  # noqa: E402
 import kernels as K  # noqa: E402
+import linalg_kernels as LA  # noqa: E402
 import list_kernels as LK  # noqa: E402
 
 
@@ -130,6 +131,8 @@ def rows(repeats, quick, only=None):
         return array_rows(repeats, quick)
     if only == "heat":
         return [heat_row(rng, repeats, quick)]
+    if only == "linalg":
+        return linalg_rows(repeats, quick)
     out.extend(gradbench_rows(repeats, quick))
     out.append(heat_row(rng, repeats, quick))
     m = 1500 if not quick else 400
@@ -158,6 +161,7 @@ def rows(repeats, quick, only=None):
                         repeats=repeats, note="fused; per-thread buffers for d_b"))
     out.extend(array_rows(repeats, quick))
     out.extend(list_rows(repeats, quick))
+    out.extend(linalg_rows(repeats, quick))
     out.extend(minibude_rows(repeats, quick))
     out.extend(lulesh_rows(repeats, quick))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -171,6 +175,22 @@ def heat_row(rng, repeats, quick):
     return case(f"heat time loop n={n} steps={steps}", lambda: K.heat_time_loop(u0.copy(), 0.2, steps),
                 lambda: adtrans.grad(K.heat_time_loop)(u0.copy(), 0.2, steps), repeats=repeats,
                 note="taped time loop, recomputed inner loops")
+
+
+def linalg_rows(repeats, quick):
+    """A Gaussian-process negative log-likelihood (bench/linalg_kernels.py) with np.linalg kept as
+    LAPACK calls in the adjoint (rules/derivatives.py LAPACK): gradient w.r.t. the inputs X and
+    the three hyperparameters."""
+    rng = np.random.default_rng(2)
+    n = 200 if not quick else 60
+    X, y = rng.standard_normal((n, 3)), rng.standard_normal(n)
+    out = []
+    for fn, note in ((LA.gp_nll_cholesky, "cholesky + substitution loops"),
+                     (LA.gp_nll_solve, "solve + slogdet, whole-array")):
+        g = adtrans.grad(fn, argnums=(0, 2, 3, 4))
+        out.append(case(f"GP NLL n={n} ({fn.__name__[7:]})", lambda fn=fn: fn(X, y, 0.9, 1.3, 0.1),
+                        lambda g=g: g(X, y, 0.9, 1.3, 0.1), repeats=repeats, note=note))
+    return out
 
 
 def array_rows(repeats, quick):
@@ -280,8 +300,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
-    ap.add_argument("--only", choices=["gradbench", "lists", "arrays", "heat"],
-                    help="only these rows (arrays: the whole-array NumPy rows, N-body, gemm, 2mm among them)")
+    ap.add_argument("--only", choices=["gradbench", "lists", "arrays", "heat", "linalg"],
+                    help="only these rows (arrays: the whole-array NumPy rows, N-body, gemm, 2mm among them; "
+                         "linalg: the GP likelihood with np.linalg)")
     args = ap.parse_args(argv)
     print(f"adtrans {adtrans.__version__}, numba {numba.__version__}, {os.cpu_count()} cores, "
           f"threading layer default, medians of {args.repeats}")

@@ -92,8 +92,11 @@ def view_rebound(A, a):
 
 
 @njit
-def calls_det(A):
-    return np.linalg.det(A)            # <- no rule
+def calls_det_in_loop(A):
+    s = 0.0
+    for k in range(3):
+        s += np.linalg.det(A * k)      # <- kept at function level only
+    return s
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 
 from .types import is_array, is_float
-from ..ir.walk import iter_stmts, reads
+from ..ir.walk import is_lapack, iter_stmts, lapack_operands, reads
 
 
 @dataclass
@@ -30,6 +30,8 @@ class Activity:
 
 def _operands(value) -> set[str]:
     """Names whose values flow into ``value`` (indices excluded)."""
+    if is_lapack(value):
+        return set(lapack_operands(value))
     if isinstance(value, ast.Subscript):
         if isinstance(value.value, ast.Attribute):
             return set()

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..mpi.specs import MPI_NAMES
+from ..rules.derivatives import LAPACK
 from ..parse import is_cuda_dispatcher
 
 #: NumPy functions that return values without derivative (constructors, indices, predicates,
@@ -49,6 +50,9 @@ METHOD_PASSIVE = frozenset({"argmax", "argmin", "argsort", "nonzero", "any", "al
 METHOD_RULES = frozenset({"copy", "sum", "mean", "dot"})
 
 
+_LAPACK_OBJECTS = {id(getattr(np.linalg, f.split(".")[1])): f for f in LAPACK}
+
+
 @dataclass
 class CallKind:
     """What a call in a driver calls: ``kind`` (see the module doc), ``name`` (the function or
@@ -57,6 +61,12 @@ class CallKind:
     name: str
     obj: object = None
     receiver: ast.expr | None = None
+
+
+def lapack_of(kind: CallKind) -> str | None:
+    """``"linalg.solve"`` for a call of ``np.linalg.solve`` (a name of the LAPACK rule table,
+    :data:`adtrans.rules.derivatives.LAPACK`), else None."""
+    return _LAPACK_OBJECTS.get(id(kind.obj)) if kind.kind == "numpy" else None
 
 
 def _is_mpi_object(obj) -> bool:

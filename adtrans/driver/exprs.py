@@ -29,6 +29,8 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.concatenate((a, b), axis)``      ``c`` split back
 ``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
+``np.linalg.solve/inv/det/cholesky``  the kernels' LAPACK rules (``LAPACK`` of the derivative
+``np.linalg.slogdet(a)[1]``           table, :mod:`adtrans.rules.derivatives`)
 ====================================  ==============================================
 
 Anything else with an active operand raises :class:`~adtrans.errors.UnsupportedError`.
@@ -38,9 +40,9 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..rules.derivatives import BINOP, INTRINSIC, intrinsic_of
+from ..rules.derivatives import BINOP, INTRINSIC, LAPACK, intrinsic_of
 from ..rules.scalar import elementwise, guarded_template, scale, substitute, template
-from .calls import NUMPY_FILLS
+from .calls import NUMPY_FILLS, lapack_of
 from ..ir.walk import iter_nodes
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
@@ -130,6 +132,12 @@ class ExprAdjoint:
         if isinstance(node, ast.Name):
             s = g.shadow(node.id)
             self.back.append(f"{s} = _rt.acc({s}, {c})")
+            return
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
+                lapack_of(g.resolver.classify(node.value)) == "linalg.slogdet":
+            if not (isinstance(node.slice, ast.Constant) and node.slice.value in (0, 1)):
+                raise g.error(node, f"`{ast.unparse(node)}`", "index np.linalg.slogdet's result with 0 or 1")
+            self.lapack(node, "linalg.slogdet", list(node.value.args), c, part=node.slice.value)
             return
         if isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Name):
@@ -228,6 +236,13 @@ class ExprAdjoint:
             else:
                 raise g.error(node, f"method .{name}() on an active array in a driver")
             return
+        lapack = lapack_of(kind)
+        if lapack is not None:
+            if lapack == "linalg.slogdet":
+                raise g.error(node, "np.linalg.slogdet's tuple of an active matrix in a driver",
+                              "index it: logdet = np.linalg.slogdet(A)[1]")
+            self.lapack(node, lapack, args, c)
+            return
         if kind.kind in ("numpy", "math", "builtin"):
             if name in ("sum", "mean") and kind.kind == "numpy":
                 self.reduction(node, name, args[0], kw.get("axis", args[1] if len(args) > 1 else None), c)
@@ -291,6 +306,27 @@ class ExprAdjoint:
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
                       "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
 
+    def lapack(self, node, func, args, c, part=None):
+        """``np.linalg.solve(A, b)`` and the other functions of the LAPACK table: the kernels' rule
+        (:data:`adtrans.rules.derivatives.LAPACK`) with the operands' and the result's recomputed
+        values; ``b``'s number of dimensions is read at run time (the driver has no types)."""
+        g, rule = self.gen, LAPACK[func]
+        call = node.value if isinstance(node, ast.Subscript) else node
+        if len(args) != len(rule.args) or call.keywords:
+            raise g.error(node, f"np.{func} with {len(args)} arguments", f"pass {len(rule.args)}")
+        if rule.parts and part != rule.parts - 1:
+            return                          # slogdet's sign: piecewise constant
+        names = dict(zip(rule.args, (self.value(a) for a in args)), z=self.value(node), G=c)
+        for t, tpl in rule.temps:
+            names[t] = g.temp("_b")
+            self.back.append(f"{names[t]} = {_driver_code(tpl, names)}")
+        vector = dict((arg, tpl) for arg, _, tpl in rule.vector)
+        for (arg, sign, tpl), a in zip(rule.reverse, [args[rule.args.index(r[0])] for r in rule.reverse]):
+            code = _driver_code(tpl, names)
+            if arg in vector:
+                code = f"({_driver_code(vector[arg], names)} if _np.ndim({names['b']}) == 1 else {code})"
+            self.grad(a, f"-({code})" if sign == "-" else code)
+
     def reduction(self, node, name, arg, axis, c):
         x = self.value(arg)
         ax = "None" if axis is None else ast.unparse(axis)
@@ -298,3 +334,17 @@ class ExprAdjoint:
         if name == "mean":
             contrib = f"{contrib} * (_np.size({self.value(node)}) / _np.size({x}))"
         self.grad(arg, contrib)
+
+
+_DRIVER_NAMES = {"np": "_np", "cofactors": "_rt.cofactors", "cholesky_adjoint": "_rt.cholesky_adjoint"}
+
+
+def _driver_code(template: str, names: dict) -> str:
+    """A LAPACK rule template as driver code: operands replaced by their code, ``np`` by ``_np``
+    and the helpers by their ``_rt`` names."""
+    class Sub(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id in names:
+                return ast.Name(id=paren(names[n.id]), ctx=ast.Load())
+            return ast.Name(id=_DRIVER_NAMES.get(n.id, n.id), ctx=ast.Load())
+    return ast.unparse(Sub().visit(ast.parse(template, mode="eval").body))

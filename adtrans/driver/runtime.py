@@ -25,6 +25,7 @@ from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
 from ..analyse.effects import read_params, written_params
+from ..targets.cpu_lapack import cholesky_adjoint, cofactors  # noqa: F401  (generated code: _rt.cofactors)
 
 
 class _Undefined:

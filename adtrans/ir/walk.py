@@ -154,6 +154,8 @@ def array_reads(s) -> set[str]:
         # reads every element of its array arguments (names of scalars among them are never stored
         # into); len(x) reads only the extent
         return {a.id for a in s.value.args if isinstance(a, ast.Name)}
+    if isinstance(s, ast.Assign) and is_lapack(s.value):
+        return set(lapack_operands(s.value))
     if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
         return set()
     return set()
@@ -192,10 +194,24 @@ def product_operands(value) -> list[str]:
     return [x.value.id if isinstance(x, ast.Attribute) else x.id for x in (value.left, value.right)]
 
 
+def is_lapack(value) -> bool:
+    """A dense linear-algebra call the array lowering kept whole (``np.linalg.solve(A, b)``,
+    ``np.linalg.slogdet(A)[1]``; see :data:`adtrans.rules.linalg.LAPACK`): it reads whole arrays."""
+    return getattr(value, "adtrans_lapack", None) is not None
+
+
+def lapack_operands(value) -> list[str]:
+    """The arrays a kept LAPACK call reads, by name."""
+    call = value.value if isinstance(value, ast.Subscript) else value
+    return [a.id for a in call.args]
+
+
 def makes_array(s) -> bool:
-    """``x = np.zeros(...)`` or ``x = A @ B``: the statement binds ``x`` to a fresh array."""
+    """``x = np.zeros(...)``, ``x = A @ B`` or ``x = np.linalg.solve(A, b)``: the statement binds
+    ``x`` to a fresh array."""
     return isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and (
-        is_alloc(s.value) or (is_product(s.value) and bool(getattr(s.value, "adtrans_linalg", 0))))
+        is_alloc(s.value) or ((is_product(s.value) or is_lapack(s.value))
+                              and bool(getattr(s.value, "adtrans_linalg", 0))))
 
 
 def rewrite_stmts(stmts, fn):

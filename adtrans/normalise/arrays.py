@@ -17,7 +17,7 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           join_dtypes, located, mul, same, sub)
 from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES, constant_call, constant_ndim, rewrite_calls
 from ..parse import is_vectorized
-from ..rules.derivatives import intrinsic_of
+from ..rules.derivatives import LAPACK, intrinsic_of
 from ..ir.walk import iter_nodes
 from .deferred import deferrable
 
@@ -211,8 +211,10 @@ class ArrayLowering:
         if name == "linalg.norm":
             axis = self.norm_args(e, args)[1]
             return 0 if axis is None else max(nd[0] - 1, 0)
-        if name in ("vdot", "trace"):
+        if name in ("vdot", "trace", "linalg.det", "linalg.slogdet"):
             return 0
+        if name == "linalg.solve":
+            return nd[1] if len(nd) > 1 else 0
         if name in ("zeros", "ones", "empty", "full"):
             s = args[0] if args else kw.get("shape")
             return self.shape_len(s)
@@ -460,7 +462,8 @@ class ArrayLowering:
             made = pre[-1].targets[0].id
             pre[-1].targets[0] = N(t, True)
             self.info[t] = self.info.pop(made)
-            self.blas_extents[t] = self.blas_extents.pop(made)
+            if made in self.blas_extents:
+                self.blas_extents[t] = self.blas_extents.pop(made)
             return []
         if isinstance(arr, Gen) and self.depth == 0 and len(self.levels) == 1 and self.defer(t, value, arr):
             return []
@@ -629,6 +632,15 @@ class ArrayLowering:
                 return [s]
             s.value = ast.Tuple(elts=[self.scalar(x, pre) for x in v.elts], ctx=ast.Load())
             return [s]
+        if isinstance(v, ast.Call) and self.numpy_name(v.func) == "linalg.slogdet" and len(t.elts) == 2 \
+                and all(isinstance(x, ast.Name) for x in t.elts):
+            # sign, logdet = np.linalg.slogdet(A): one statement per part (a part nobody reads goes)
+            out = []
+            for k, x in enumerate(t.elts):
+                self.sdt[x.id] = "float64"
+                out.append(ast.copy_location(ast.Assign(targets=[N(x.id, True)], value=self.lapack(
+                    "linalg.slogdet", list(v.args), pre, v, part=k)), s))
+            return out
         if isinstance(v, ast.Call) and self.is_helper(v):
             infos = self.helper_results(v)
             for tgt, i in zip(t.elts, infos):
@@ -1776,6 +1788,8 @@ class ArrayLowering:
                 ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
             self.info[tmp] = (1, x.dtype)
             return Ref(View.whole(tmp, 1, x.dtype))
+        if name in LAPACK and LAPACK[name].ndim != "0":
+            return self.lapack(name, args, pre, e)
         if name == "linalg.norm":
             form = self.norm_form(e, args)
             if form is None:
@@ -2165,6 +2179,62 @@ class ArrayLowering:
         self.blas_extents[tmp] = extents
         return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
 
+    def lapack(self, name, args, pre, like, part=None):
+        """``np.linalg.solve(A, b)``, ``inv``, ``det``, ``slogdet``, ``cholesky``: kept whole (a LAPACK
+        call) where the kernel's function level runs it, with the array-level adjoint of
+        :data:`adtrans.rules.derivatives.LAPACK`.  An array result is bound to a fresh name (a
+        :class:`Ref`), a number is the tagged call itself (``adtrans_lapack``: the function;
+        ``adtrans_linalg``: the result's number of dimensions; ``adtrans_position``).  Operands
+        are whole float64 arrays (a view or an expression is first copied into a fresh one)."""
+        label = f"np.{name}"
+        if len(args) != len(LAPACK[name].args) or getattr(like, "keywords", None):
+            raise self.err(like, f"{label} with {len(args)} arguments", f"pass {len(LAPACK[name].args)}")
+        if self.n.ext is not None:
+            raise self.err(like, f"{label} in a CUDA kernel",
+                           "compute it on the host and pass the result in")
+        if not getattr(self.n, "blas", True):
+            raise self.err(like, f"{label} in a kernel differentiated to second order (hvp, hessian_diag)",
+                           "its forward (tangent) rule is not written yet: use adtrans.grad and finite "
+                           "differences of the gradient")
+        if self.depth > 0 or len(self.n.stack) > 1:
+            where = "an inlined @njit helper" if len(self.n.stack) > 1 else "a loop or branch"
+            raise self.err(like, f"{label} inside {where} (its adjoint is an array-level rule, kept at "
+                                 "the kernel's function level only)",
+                           "call it at the kernel's top level, or move the loop into a driver that calls "
+                           "the kernel once per step")
+        vals = [self.value(a, pre) for a in args]
+        want = [2] if len(vals) == 1 else [2, (1, 2)]
+        for x, w, role in zip(vals, want, ("A", "b")):
+            if x.dtype != "float64" or x.ndim not in (w if isinstance(w, tuple) else (w,)):
+                raise self.err(like, f"{label} of a {x.ndim}-d {x.dtype} `{role}`",
+                               "pass float64 arrays: A a matrix" + (", b a vector or matrix" if len(vals) > 1 else ""))
+        ops = [self.lapack_operand(x, pre, like) for x in vals]
+        call = ast.Call(func=ast.parse(f"np.{name}", mode="eval").body, args=ops, keywords=[])
+        value = call if part is None else ast.Subscript(value=call, slice=C(part), ctx=ast.Load())
+        nd = vals[-1].ndim if LAPACK[name].ndim == "b" else int(LAPACK[name].ndim)
+        value.adtrans_lapack, value.adtrans_linalg, value.adtrans_position = name, nd, _position(like)
+        ast.copy_location(value, like)
+        if nd == 0:
+            return value
+        tmp = self.fresh(name.split(".")[1])
+        pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=value), like))
+        self.info[tmp] = (nd, "float64")
+        return Ref(View.whole(tmp, nd, "float64"))
+
+    def lapack_operand(self, x, pre, like):
+        """``x`` as a LAPACK operand: the name of a whole array, else a fresh copy of ``x``."""
+        if isinstance(x, Ref) and not x.view.fixed and x.view.base not in self.views \
+                and len(x.view.axes) == x.view.base_ndim and [a.base for a in x.view.axes] == \
+                list(range(x.view.base_ndim)):
+            own = [a.length for a in View.whole(x.view.base, x.view.base_ndim, x.view.dtype).axes]
+            made = self.blas_extents.get(x.view.base) or own
+            if all(is_const(a.start, 0) and is_const(a.step, 1) and
+                   (same(a.length, own[a.base]) or same(a.length, made[a.base])) for a in x.view.axes):
+                return N(x.view.base)
+        tmp = self.fresh("operand")
+        self.materialise_into(tmp, x, pre, like)
+        return N(tmp)
+
     def matmul(self, a, b, pre, like):
         """``a @ b`` (``np.dot``): a BLAS statement where :meth:`stays_blas`, else the loop nest
         (``i, k, j`` for two matrices)."""
@@ -2351,6 +2421,11 @@ class ArrayLowering:
         if isinstance(e, ast.Slice):
             return ast.Slice(lower=self.scalar(e.lower, pre), upper=self.scalar(e.upper, pre),
                              step=self.scalar(e.step, pre))
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Call) and \
+                self.numpy_name(e.value.func) == "linalg.slogdet":
+            if not (is_const(e.slice) and e.slice.value in (0, 1)):
+                raise self.err(e, f"`{ast.unparse(e)}`", "index np.linalg.slogdet's result with 0 or 1")
+            return self.lapack("linalg.slogdet", list(e.value.args), pre, e.value, part=e.slice.value)
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape" and self.ndim(e.value.value) > 0:
                 base = e.value.value
@@ -2426,6 +2501,11 @@ class ArrayLowering:
         name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
+            if name == "linalg.det":
+                return self.lapack(name, args, pre, e)
+            if name == "linalg.slogdet":
+                raise self.err(e, "np.linalg.slogdet's result used as a value", "unpack it: "
+                               "`sign, logdet = np.linalg.slogdet(A)` (or index it: np.linalg.slogdet(A)[1])")
             if name == "linalg.norm":
                 form = self.norm_form(e, args)
                 if form is not None:

@@ -123,11 +123,18 @@ TABLE = {
     "eye": ("constant", "identity matrix"),
     "sort": ("differentiated", "1-D (also x.sort()): a permutation, the adjoint scatters back through argsort"),
     "argsort": ("constant", "1-D: a permutation (no derivative)"),
-    "linalg.solve": ("refused", "solve in the driver (adtrans drivers differentiate NumPy) or write the elimination loops"),
-    "linalg.inv": ("refused", "solve in the driver, or write the elimination loops"),
-    "linalg.det": ("refused", "write the elimination loops"),
+    "linalg.solve": ("differentiated", "b a vector or matrix; at the kernel's function level, a LAPACK call in "
+                                       "the adjoint too (`t = solve(A.T, G)`, `dA -= t x^T`); in loops refused"),
+    "linalg.inv": ("differentiated", "at function level (LAPACK; `dA -= X.T @ G @ X.T`); in loops refused"),
+    "linalg.det": ("differentiated", "at function level (LAPACK; cofactors, from the SVD where det is 0)"),
+    "linalg.slogdet": ("differentiated", "`sign, logdet = np.linalg.slogdet(A)` at function level (`dA += g inv(A).T`; "
+                                         "the sign is constant)"),
+    "linalg.cholesky": ("differentiated", "at function level (LAPACK; Murray 2016): the lower triangle of A, "
+                                          "the one it reads, gets the gradient"),
     "linalg.eig": ("refused", "compute eigenpairs in the driver"),
-    "linalg.cholesky": ("refused", "write the Cholesky loops"),
+    "linalg.eigh": ("refused", "compute eigenpairs in the driver"),
+    "linalg.lstsq": ("refused", "solve the normal equations: np.linalg.solve(A.T @ A, A.T @ b)"),
+    "linalg.pinv": ("refused", "np.linalg.solve for a square system, or the normal equations"),
     "fft.fft": ("refused", "write the transform loops"),
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),

@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import Rename, name
-from ..ir.walk import array_target, is_product, iter_nodes, iter_stmts, product_operands, reads, scalar_target
+from ..ir.walk import (array_target, is_lapack, is_product, iter_nodes, iter_stmts, lapack_operands, product_operands,
+                       reads, scalar_target)
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
 from .forms import FormLowering, bind_call, exception_class, print_call, string_dtype
@@ -580,6 +581,8 @@ class Normaliser:
 
     def rhs(self, expr, out, base):
         """One operation on atoms (an AST expression), or a list of atoms for tuple results."""
+        if is_lapack(expr):
+            return self.lapack_call(expr)
         if isinstance(expr, (ast.Constant, ast.Name)):
             return self.atom(expr, out, base)
         if isinstance(expr, ast.BinOp):
@@ -673,6 +676,14 @@ class Normaliser:
         node = ast.copy_location(ast.BinOp(left=operand(expr.left), op=ast.MatMult(),
                                            right=operand(expr.right)), expr)
         node.adtrans_linalg, node.adtrans_position = expr.adtrans_linalg, expr.adtrans_position
+        return node
+
+    def lapack_call(self, expr):
+        """A LAPACK call the array lowering kept whole (``np.linalg.solve(A, b)``,
+        ``np.linalg.slogdet(A)[1]``): kept, its operands resolved, its tags copied."""
+        node = copy.deepcopy(expr)
+        call = node.value if isinstance(node, ast.Subscript) else node
+        call.args = [self.name(a) for a in call.args]
         return node
 
     def subscript_parts(self, node: ast.Subscript, out):
@@ -906,8 +917,61 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
             continue
         overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
         if not overwritten:
+            refuse_overwritten_lapack(primal, norm.body, norm.arrays)
             return norm
         blas_off = blas_off | overwritten     # lower those products to loops and normalise again
+
+
+def _array_roots(body, arrays):
+    """``root(a)``: the array a top-level name ``a`` is a second name for (``u = v``)."""
+    alias = {}
+    for s, _ in iter_stmts(body):
+        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
+                and s.targets[0].id in arrays and s.value.id in arrays:
+            alias[s.targets[0].id] = s.value.id
+
+    def root(a):
+        seen = set()
+        while a in alias and a not in seen:
+            seen.add(a)
+            a = alias[a]
+        return a
+    return root
+
+
+def _first_write(stmts, arrays: set, root):
+    """The first statement of ``stmts`` (nested ones included) that writes, rebinds or passes to
+    a call one of ``arrays``, and that array (else None)."""
+    for t, _ in iter_stmts(stmts):
+        hit = array_target(t) or scalar_target(t)
+        if hit is not None and root(hit) in arrays:
+            return t, root(hit)
+        if isinstance(t, ast.Expr):
+            called = {root(x) for x in reads(t)} & arrays
+            if called:
+                return t, min(called)
+    return None
+
+
+def refuse_overwritten_lapack(primal, body, arrays) -> None:
+    """Raise :class:`UnsupportedError` at a kept LAPACK call (``x = np.linalg.solve(A, b)``)
+    whose operands or array result are written, rebound or passed to a call after it: its
+    array-level adjoint reads them at the end of the forward sweep, and it has no loop form to
+    fall back on (products do, :func:`overwritten_products`)."""
+    root = _array_roots(body, arrays)
+    for k, s in enumerate(body):
+        if not (isinstance(s, ast.Assign) and is_lapack(s.value)):
+            continue
+        read = {root(a) for a in lapack_operands(s.value)}
+        if s.value.adtrans_linalg:
+            read.add(root(s.targets[0].id))
+        found = _first_write(body[k + 1:], read, root)
+        if found is not None:
+            line, col = s.value.adtrans_position[:2]
+            where = ast.Pass(lineno=line or 0, col_offset=col or 0)
+            raise primal.error(where, f"np.{s.value.adtrans_lapack} whose operand or result `{found[1]}` is "
+                                      f"written later (line {getattr(found[0], 'lineno', '?')})",
+                               f"pass it a copy (`{found[1]}.copy()`) or write the later values into a new array")
 
 
 def overwritten_products(body, arrays) -> set:

@@ -255,3 +255,43 @@ def rule_of(kind: str, op) -> Rule | None:
 def spelling(name: str) -> str:
     """How generated code spells intrinsic ``name`` (e.g. ``math.sqrt``)."""
     return INTRINSIC[name].spelling
+
+
+# ------------------------------------------------------------------ dense linear algebra
+@dataclass(frozen=True)
+class LapackRule:
+    """Reverse rule of one dense linear-algebra function ``z = f(A[, b])`` kept whole (a LAPACK
+    call in the primal and in the adjoint, at a kernel's function level).
+
+    Templates are in the operands ``A``, ``b``, the result ``z``, its adjoint ``G`` (shaped like
+    ``z``; a number for ``det``/``slogdet``) and temporaries ``t``: ``temps`` are assigned first
+    (``(name, template)``), then ``reverse`` gives ``d_<operand> += template`` (``-=`` where the
+    sign is ``-``).  ``vector``: replacement templates when ``b`` is a vector.  ``parts``: the
+    result is a tuple and the kernel reads its elements (``slogdet``'s sign, ``[0]``, has no
+    derivative; the templates are those of ``[1]``).  ``cofactors`` and ``cholesky_adjoint`` are
+    :mod:`adtrans.targets.cpu_lapack` (they say what happens at singular and non-symmetric
+    inputs); a singular ``A`` makes ``solve``/``inv``/``slogdet`` raise NumPy's ``LinAlgError``
+    (in the forward sweep, as the primal does; ``slogdet``'s adjoint raises it in the reverse)."""
+    args: tuple
+    ndim: str                 # the result's number of dimensions: "0", "2", or "b" (b's)
+    temps: tuple
+    reverse: tuple            # (operand, "+" or "-", template)
+    source: str
+    vector: tuple = ()
+    parts: int = 0
+
+
+#: ``np.linalg.<name>`` -> its rule.  Sources: Giles, "Collected matrix derivative results for
+#: forward and reverse mode algorithmic differentiation", 2008 (sec. 2.2, 2.3); Murray,
+#: "Differentiation of the Cholesky decomposition", 2016 (sec. 3, eq. 10).
+LAPACK = {
+    "linalg.solve": LapackRule(("A", "b"), "b", (("t", "np.linalg.solve(A.T, G)"),),
+                               (("b", "+", "t"), ("A", "-", "t @ z.T")), "Giles 2008, sec. 2.3.1",
+                               vector=(("b", "+", "t"), ("A", "-", "np.outer(t, z)"))),
+    "linalg.inv": LapackRule(("A",), "2", (), (("A", "-", "z.T @ (G @ z.T)"),), "Giles 2008, sec. 2.2.3"),
+    "linalg.det": LapackRule(("A",), "0", (), (("A", "+", "G * cofactors(A, z)"),), "Giles 2008, sec. 2.2.4"),
+    "linalg.slogdet": LapackRule(("A",), "0", (), (("A", "+", "G * np.linalg.inv(A).T"),),
+                                 "Giles 2008, sec. 2.2.4 (d log|det A| = tr(A^-1 dA))", parts=2),
+    "linalg.cholesky": LapackRule(("A",), "2", (), (("A", "+", "cholesky_adjoint(z, G)"),),
+                                  "Murray 2016, eq. 10 (lower triangle)"),
+}

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from ..ir.nodes import name
+from .derivatives import LAPACK
 
 
 def _t(e):
@@ -89,3 +90,48 @@ def product_adjoint(product: ast.BinOp, ndims: tuple, g: str) -> list:
     else:
         raise ValueError(f"no BLAS rule for a product of {nx}-D and {ny}-D operands")
     return [(a, da), (b, db)]
+
+
+# ------------------------------------------------------------------ LAPACK
+def lapack_call(value):
+    """``(function, operand names, part)`` of a kept LAPACK statement's value
+    (``np.linalg.solve(A, b)`` -> ``("linalg.solve", ["A", "b"], None)``; ``np.linalg.slogdet(A)[1]``
+    -> ``("linalg.slogdet", ["A"], 1)``)."""
+    func, part = value.adtrans_lapack, None
+    if isinstance(value, ast.Subscript):
+        part, value = value.slice.value, value.value
+    return func, [a.id for a in value.args], part
+
+
+class _Names(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        return name(self.names[node.id]) if node.id in self.names else node
+
+
+def _fill(template: str, names: dict):
+    return _Names(names).visit(ast.parse(template, mode="eval").body)
+
+
+def lapack_adjoint(value, result: str, g: str, ndims: tuple, fresh) -> tuple:
+    """The reverse of ``result = value`` for a kept LAPACK call, from its entry in
+    :data:`adtrans.rules.derivatives.LAPACK` (the one table; drivers read it too).
+
+    ``g``: the name of the adjoint of ``result``; ``ndims``: the operands' numbers of dimensions;
+    ``fresh(base)``: a new name.  Returns ``(temps, updates)``: ``temps`` a list of ``(name,
+    expression)`` to assign first, ``updates`` a list of ``(array, subtract, expression)``, meaning
+    ``d_array += expression`` (``-=`` where ``subtract``).  A tuple's piecewise-constant part
+    (``slogdet``'s sign) has none."""
+    func, ops, part = lapack_call(value)
+    rule = LAPACK[func]
+    if rule.parts and part != rule.parts - 1:
+        return [], []
+    names = dict(zip(rule.args, ops), z=result, G=g)
+    temps = []
+    for t, template in rule.temps:
+        names[t] = fresh(g + "_solved" if t == "t" else t)
+        temps.append((names[t], _fill(template, names)))
+    reverse = rule.vector if rule.vector and ndims[-1] == 1 else rule.reverse
+    return temps, [(names[arg], sign == "-", _fill(template, names)) for arg, sign, template in reverse]

@@ -12,6 +12,7 @@ loop- and block-level strategies live in :mod:`adtrans.transform.builder`.
 | ``accumulate``| ``A[i] += v``, ``x += v`` | ``dv += dA[i]``, ``dv += dx``           |
 | ``carried``  | ``barrier()``...  | the reverse the target attached to the call      |
 | ``product``  | ``P = A @ B.T``   | ``dA += dP @ B; dB += dP.T @ A`` (BLAS, :mod:`.linalg`) |
+| ``lapack``   | ``x = np.linalg.solve(A, b)`` | ``t = solve(A.T, dx); db += t; dA -= t x^T`` (:mod:`.linalg`) |
 
 :func:`statement_kind` finds the row, :attr:`StatementRules.TABLE` the rule;
 ``df/da`` comes from :mod:`adtrans.rules.derivatives` (``binop``, ``unaryop``,
@@ -24,8 +25,8 @@ import copy
 
 from ..analyse.types import is_array
 from ..ir.nodes import add_to, name
-from ..ir.walk import is_product
-from .linalg import product_adjoint
+from ..ir.walk import is_lapack, is_product, lapack_operands
+from .linalg import lapack_adjoint, product_adjoint
 from .scalar import INTRINSIC, partials
 
 
@@ -52,6 +53,8 @@ def statement_kind(s) -> str | None:
             return None
         if isinstance(v, ast.Name):
             return "copy"
+        if is_lapack(v):
+            return "lapack"
         if isinstance(v, ast.Subscript) and isinstance(v.value, ast.Name):
             return "load"
         if isinstance(v, ast.Constant) or v is None:
@@ -82,6 +85,7 @@ class StatementRules:
         "store": "store",
         "accumulate": "accumulate",
         "product": "product",
+        "lapack": "lapack",
     }
 
     def __init__(self, builder):
@@ -176,6 +180,20 @@ class StatementRules:
         for arr, expr in product_adjoint(v, b.operand_ndims(v), b.adj(p)):
             if b.is_active(arr):
                 out.append(ast.AugAssign(target=name(b.adj(arr), True), op=ast.Add(), value=expr))
+        return out
+
+    def lapack(self, s, kind):
+        """``x = np.linalg.solve(A, b)`` and the other kept LAPACK calls: the rule of
+        :data:`adtrans.rules.derivatives.LAPACK` (:func:`.linalg.lapack_adjoint`), whole-array
+        LAPACK/BLAS statements; temporaries only where an operand that reads them is active."""
+        b, x, v = self.b, s.targets[0].id, s.value
+        ndims = tuple((b.types[a] if a in b.types else b.norm.global_arrays[a]).ndim for a in lapack_operands(v))
+        temps, updates = lapack_adjoint(v, x, b.adj(x), ndims, b.norm.alloc.fresh)
+        updates = [(arr, sub, e) for arr, sub, e in updates if b.is_active(arr)]
+        used = {n.id for _, _, e in updates for n in ast.walk(e) if isinstance(n, ast.Name)}
+        out = [ast.Assign(targets=[name(t, True)], value=e) for t, e in temps if t in used]
+        for arr, sub, e in updates:
+            out.append(ast.AugAssign(target=name(b.adj(arr), True), op=ast.Sub() if sub else ast.Add(), value=e))
         return out
 
     def accumulate(self, s, kind):

@@ -10,6 +10,7 @@ from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
+                          "\nfrom adtrans.targets.cpu_lapack import cholesky_adjoint, cofactors"
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
                           "tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, thread_id\n")
 
