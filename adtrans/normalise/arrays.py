@@ -45,6 +45,7 @@ class ArrayLowering:
         self.renames: dict = {}
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
         self.first_copy: dict = {}       # argument name -> (its array, the copy it names, the flag), see own_rebound
+        self.hand_back_at_end: list = []  # (name, array, copy, flag) handed back before the return
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
@@ -283,7 +284,11 @@ class ArrayLowering:
         try:
             for k, s in enumerate(body):
                 self.levels[-1][1] = k
+                if self.depth == 0 and self.hand_back_at_end and isinstance(s, ast.Return):
+                    out += self.hand_back_before_return(s)
                 out += self.stmt(s)
+            if self.depth == 0 and self.hand_back_at_end and body:
+                out += self.hand_back_before_return(body[-1])
         finally:
             self.levels.pop()
         return out
@@ -309,6 +314,14 @@ class ArrayLowering:
         mapping = self.renames
 
         class R(ast.NodeTransformer):
+            def visit_AugAssign(self, node):     # `u += c` reads and writes the array `u` holds
+                self.generic_visit(node)
+                t = node.target
+                if isinstance(t, ast.Name) and t.id in mapping and not getattr(t, "renamed", False):
+                    node.target = ast.copy_location(N(mapping[t.id], True), t)
+                    node.target.renamed = True
+                return node
+
             def visit_Name(self, node):      # once: a read renamed to `x` is not renamed again
                 if node.id in mapping and isinstance(node.ctx, ast.Load) and not getattr(node, "renamed", False):
                     new = ast.copy_location(N(mapping[node.id]), node)
@@ -474,21 +487,32 @@ class ArrayLowering:
             if cur in self.views or not self.array_info(cur) or self.ndim(N(cur)) == 0:
                 continue
             if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
-                if _writes_in_place([s], t):
-                    if cur not in self.params or cur in self.shared or any(
-                            v.base == cur for v in self.views.values()):
-                        raise self.err(s, f"writing `{t}` in place in a loop or branch that rebinds it, while "
-                                       "another name or view refers to its array",
-                                       f"copy it first (`{t} = {t}.copy()` before the loop)")
+                cw = self.callee_writes
+                body, k = self.levels[-1]
+                later = [x for x in body[k + 1:] if _writes_in_place([x], t, cw)]
+                first = _written_before_rebinding(s, t, cw) or bool(later)
+                if first and (cur not in self.params or cur in self.shared or
+                              any(v.base == cur for v in self.views.values())):
+                    raise self.err(s, f"writing `{t}` in place in a loop or branch that rebinds it, while "
+                                   "another name or view refers to its array",
+                                   f"copy it first (`{t} = {t}.copy()` before the loop)")
+                again = [x for x in body[k + 1:] if any(t in _rebound_names(n) for n in iter_nodes(x))]
+                if later and again:
+                    raise self.err(again[0], f"rebinding `{t}` again after a loop or branch that may leave it the "
+                                   "caller's array, written in place in between",
+                                   f"copy it first (`{t} = {t}.copy()` before the loop)")
                 own = self.fresh(t)
                 pre += self.assign_name(own, ast.Call(func=self.npf("copy"), args=[N(cur)], keywords=[]), pre, s)
                 self.renames[t] = own
-                if _writes_in_place([s], t):
+                if first:
                     flag = self.fresh(t + "_rebound")
                     self.sdt[flag] = "bool"
                     pre.append(ast.copy_location(ast.Assign(targets=[N(flag, True)], value=C(False)), s))
                     self.first_copy[t] = (cur, own, flag)
-                    owned[t] = (cur, own, flag)
+                    if later:
+                        self.hand_back_at_end.append((t, cur, own, flag))
+                    else:
+                        owned[t] = (cur, own, flag, not _rebinds_every_time(s, t, cw))
         return owned
 
     # An argument that a loop (or branch) both writes in place and rebinds is the caller's array
@@ -509,6 +533,18 @@ class ArrayLowering:
                 out += self.copy_back(cur, own, flag, s, set_flag=True)
         return out
 
+    def callee_writes(self, call):
+        """Positions and names of the parameters the ``@njit`` helper ``call`` names may write in
+        place (its own statements; its calls count as writes), None when ``call`` is no helper."""
+        if not self.is_helper(call):
+            return None
+        cache = self.__dict__.setdefault("_writes_cache", {})
+        key = self.n.resolver.dotted(call.func)
+        if key not in cache:
+            hp = self.n.helper_primal(self.n.helper_of(call))
+            cache[key] = {x for k, p in enumerate(hp.params) if _writes_in_place(hp.tree.body, p) for x in (k, p)}
+        return cache[key]
+
     def copy_back(self, cur, own, flag, s, set_flag):
         """``if not flag: cur[...] = own[...]`` (element loops: ``own`` is a copy of ``cur``, same
         extents), also setting the flag where ``set_flag``."""
@@ -521,19 +557,23 @@ class ArrayLowering:
         return located([ast.If(test=ast.UnaryOp(op=ast.Not(), operand=N(flag)), body=body, orelse=[])], s)
 
     def hand_back_after(self, owned, s):
-        """After the loop or branch: the copy handed back where no rebinding may have run; the
-        argument's array written again later is refused (which array it is depends on the run)."""
+        """After the loop or branch: ``if not u_rebound: u[:] = u_copy`` where it may have run
+        without rebinding ``u`` (a branch, a rebinding under a condition)."""
         out = []
-        body, k = self.levels[-1]
-        for t, (cur, own, flag) in sorted(owned.items()):
+        for t, (cur, own, flag, needed) in sorted(owned.items()):
             del self.first_copy[t]
-            later = [x for x in body[k + 1:] if _writes_in_place([x], t)]
-            if later:
-                raise self.err(later[0], f"writing `{t}` in place after a loop or branch that writes and rebinds "
-                               f"it (the caller's array or a new one, by how the loop ran)",
-                               f"copy it first (`{t} = {t}.copy()` before the loop)")
-            if not _rebinds_every_time(s, t):
+            if needed:
                 out += self.copy_back(cur, own, flag, s, set_flag=False)
+        return out
+
+    def hand_back_before_return(self, s):
+        """At the end of the kernel, for an argument written in place after such a loop (which
+        may have left the name the caller's array): the copy handed back if no rebinding ran."""
+        out = []
+        for t, cur, own, flag in self.hand_back_at_end:
+            self.first_copy.pop(t, None)
+            out += self.copy_back(cur, own, flag, s, set_flag=False)
+        self.hand_back_at_end = []
         return out
 
     def rebind_in_place(self, t, cur, value, pre, s):
@@ -2680,10 +2720,12 @@ _NOT_WRITING = {"len", "range", "print", "min", "max", "abs", "float", "int", "b
 _NP_WRITING = {"copyto", "put", "place", "putmask", "fill_diagonal"}
 
 
-def _writes_in_place(stmts, t) -> bool:
+def _writes_in_place(stmts, t, callee_writes=None) -> bool:
     """Whether ``stmts`` may write the array ``t`` names (or a view or second name of it bound
     there) in place: element or slice stores, augmented assignments, ``.fill``/``.sort``, NumPy's
-    writing functions and ``out=``, or passing it to any other call (a helper may write it)."""
+    writing functions and ``out=``, or passing it to a call: an ``@njit`` helper that writes that
+    parameter (``callee_writes(call)``: the positions and keywords it writes, None when unknown)
+    or anything else."""
     names = {t}
     grew = True
     while grew:
@@ -2719,6 +2761,13 @@ def _writes_in_place(stmts, t) -> bool:
                     continue
                 if isinstance(f, ast.Name) and f.id in _NOT_WRITING:
                     continue
+                known = callee_writes(n) if callee_writes is not None else None
+                if known is not None:
+                    if any(isinstance(a, ast.Name) and a.id in names and k in known for k, a in enumerate(n.args)) \
+                            or any(isinstance(kw.value, ast.Name) and kw.value.id in names and kw.arg in known
+                                   for kw in n.keywords):
+                        return True
+                    continue
                 if args & names:
                     return True
     return False
@@ -2740,13 +2789,31 @@ def _rebound_names(s) -> list:
     return out
 
 
-def _rebinds_every_time(s, t) -> bool:
+def _written_before_rebinding(s, t, callee_writes=None) -> bool:
+    """Whether the loop or branch ``s`` may write ``t`` in place before its first rebinding of
+    ``t`` ran (so while ``t`` is still the caller's array).  False only where a statement directly
+    in its body rebinds ``t`` and nothing before it (the loop's test included) nor, for a branch,
+    the other arm writes it."""
+    head = [s.test] if isinstance(s, (ast.While, ast.If)) else []
+    if head and _writes_in_place([ast.Expr(value=e) for e in head], t, callee_writes):
+        return True
+    if isinstance(s, ast.If) and _writes_in_place(s.orelse, t, callee_writes):
+        return True
+    for x in s.body:
+        if t in _rebound_names(x):
+            return _writes_in_place([x], t, callee_writes)
+        if _writes_in_place([x], t, callee_writes):
+            return True
+    return True
+
+
+def _rebinds_every_time(s, t, callee_writes=None) -> bool:
     """Whether every run of the loop or branch ``s`` that writes ``t`` also rebinds it: a statement
     directly in its body rebinds ``t`` (a loop that runs no iteration writes nothing) and, for a
     branch, the other arm does not write it."""
     if not any(t in _rebound_names(x) for x in s.body):
         return False
-    return not isinstance(s, ast.If) or not _writes_in_place(s.orelse, t)
+    return not isinstance(s, ast.If) or not _writes_in_place(s.orelse, t, callee_writes)
 
 
 def _is_shape(e):
