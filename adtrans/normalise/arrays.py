@@ -2794,6 +2794,8 @@ def _written_before_rebinding(s, t, callee_writes=None) -> bool:
     ``t`` ran (so while ``t`` is still the caller's array).  False only where a statement directly
     in its body rebinds ``t`` and nothing before it (the loop's test included) nor, for a branch,
     the other arm writes it."""
+    if not _writes_in_place([s], t, callee_writes):
+        return False
     head = [s.test] if isinstance(s, (ast.While, ast.If)) else []
     if head and _writes_in_place([ast.Expr(value=e) for e in head], t, callee_writes):
         return True
