@@ -65,6 +65,8 @@ def python_function(fn):
     pyfunc = getattr(fn, "py_func", None)
     if pyfunc is not None:
         return pyfunc, fn
+    if is_vectorized(fn):
+        return fn._dispatcher.py_func, fn._dispatcher
     if inspect.isfunction(fn):
         return fn, None
     raise UnsupportedError(f"object {fn!r} of type {type(fn).__name__}",
@@ -87,6 +89,12 @@ def _parse_function_source(source: str, name: str, filename: str, first_line: in
 def _options(dispatcher) -> dict:
     opts = getattr(dispatcher, "targetoptions", None) or {}
     return dict(opts)
+
+
+def is_vectorized(obj) -> bool:
+    """A ``@numba.vectorize`` ufunc (a ``DUFunc``): its scalar Python function is the kernel's
+    element function; called on arrays it applies element-wise, with broadcasting."""
+    return type(obj).__name__ == "DUFunc" and hasattr(getattr(obj, "_dispatcher", None), "py_func")
 
 
 def is_cuda_dispatcher(obj) -> bool:

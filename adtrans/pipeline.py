@@ -107,7 +107,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     act = analyse_activity(norm, types, param_activity, primal.error)
     name = name or f"{primal.name}_adjoint"
     marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal,
-                           tape_by_cost=target.tape_by_cost, reassociate=target.reassociates(primal))
+                           tape_by_cost=target.tape_by_cost, reassociate=target.reassociates(primal),
+                           checkpoint_loops=getattr(target, "checkpoint_loops", False))
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     func = tidy(func, marked.builder.scalar_names())

@@ -647,3 +647,17 @@ def layer_norm_loss(X, g):
     var = np.sum((X - mu) ** 2, axis=1).reshape(-1, 1) / X.shape[1]
     Y = (X - mu) / np.sqrt(var + 1e-5)
     return np.sum(np.tanh(Y * g))
+
+
+@njit
+def normalise_in_place(A, x):
+    """Region op= a scalar reduction of the same region (softmax rows, Gram-Schmidt columns,
+    centring): the scalar is computed before the region is written."""
+    P = np.exp(A - A.max())
+    for i in range(P.shape[0]):
+        P[i] /= P[i].sum()
+    for j in range(A.shape[1]):
+        A[:, j] /= np.linalg.norm(A[:, j])
+    x -= x.mean()
+    x[1:] *= x[1:].max()
+    return np.sum(P * P) + np.sum(A[0] * A[1]) + np.sum(x * x)

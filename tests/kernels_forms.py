@@ -3,7 +3,7 @@ import math
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, vectorize
 
 SCALE = 0.5
 NTERMS = 3
@@ -269,3 +269,73 @@ def zip_over_slices(x, y):
     for i, r in enumerate(x[2:]):
         s += i * r * r
     return 0.5 * s
+
+
+@njit
+def unpack_rows(r, eps=1.0):
+    """Pair energy with the coordinates unpacked from rows, as MD codes write it."""
+    e = 0.0
+    for i in range(r.shape[0]):
+        xi, yi, zi = r[i]
+        for j in range(i + 1, r.shape[0]):
+            xj, yj, zj = r[j]
+            d2 = (xi - xj) ** 2 + (yi - yj) ** 2 + (zi - zj) ** 2
+            e += eps / (1.0 + d2)
+    return e
+
+
+@njit
+def unpack_edges(x, edges, w):
+    """Graph smoothing energy over an edge list: `i, j = edges[e]` (integer rows)."""
+    s = 0.0
+    for e in range(edges.shape[0]):
+        i, j = edges[e]
+        d = x[i] - x[j]
+        s += w[e] * d * d
+    return s
+
+
+@njit
+def unpack_vector_and_tuple(p, x, coef=(0.5, 2.0)):
+    """`a, b = p` of a 1-d array, `c0, c1 = coef` of a tuple default, `i, j = idx[i]` reading
+    the old `i`, and the rows of an expression."""
+    a, b = p
+    c0, c1 = coef
+    s = 0.0
+    for k in range(x.shape[0]):
+        s += c0 * a * x[k] + c1 * b * x[k] ** 2
+    u, w = x[:2] * p
+    return s + u * w
+
+
+@vectorize(["float64(float64, float64)"])
+def soft_threshold(v, t):
+    """A @vectorize ufunc with a branch, as users write element functions."""
+    if v > t:
+        return v - t
+    return 0.5 * (v - t) ** 2
+
+
+@vectorize
+def decay(v):
+    return math.exp(-v) + v * v
+
+
+@njit
+def vectorized_calls(x, y):
+    """@vectorize ufuncs on arrays (broadcasting), on a scalar, and on a slice."""
+    return (np.sum(soft_threshold(x, 0.5) * y) + decay(x[0]) + np.sum(soft_threshold(x[:, None], y[None, :]))
+            + np.sum(decay(x[1:])))
+
+
+@njit
+def _moments(x):
+    return x.sum(), (x * x).sum(), x * 2.0
+
+
+@njit
+def tuple_result_local(x):
+    """A helper's tuple result kept in a local: `r = f(x)`, then `r[0]`, `a, b, c = r`, `len(r)`."""
+    r = _moments(x)
+    a, b, c = r
+    return r[0] * r[1] + np.sum(c * x) + len(r) * a - b

@@ -64,22 +64,22 @@ def gamma_of_constant(x, c):
 def gamma_of_active(x, a):
     s = 0.0
     for i in range(x.shape[0]):
-        s += math.gamma(a * x[i])       # <- refused: the derivative needs digamma
+        s += math.gamma(a * x[i]) + math.lgamma(a + x[i])     # digamma (adtrans.special)
     return s
 
 
 @njit
 def radians_of_constant(x, c):
-    """math.radians has no rule: fine with a constant argument."""
+    """math.ldexp has no rule: fine with a constant argument (math.radians has one since)."""
     for i in range(x.shape[0]):
-        x[i] = x[i] * math.radians(c)
+        x[i] = x[i] * math.ldexp(c, 2) * math.radians(c)
 
 
 @njit
 def radians_of_active(x):
     s = 0.0
     for i in range(x.shape[0]):
-        s += math.radians(x[i])         # <- refused: no rule, active argument
+        s += math.ldexp(x[i], 2)        # <- refused: no rule, active argument
     return s
 
 
@@ -94,7 +94,7 @@ def driver_arrays(x, a):
 
 
 def driver_gamma_active(x, a):
-    return np.sum(x) * math.lgamma(a)     # <- refused
+    return np.sum(x) * math.lgamma(a) + math.gamma(a)
 
 
 # ---------------------------------------------------------------- CUDA

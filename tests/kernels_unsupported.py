@@ -2,6 +2,7 @@
 import math
 
 import numpy as np
+import numba
 from numba import njit
 
 
@@ -122,3 +123,24 @@ def shapes_never_agree(x):
 @njit(cache=True)
 def spectral_norm(A):
     return np.linalg.norm(A, 2)        # <- the spectral norm
+
+
+@njit(cache=True)
+def monte_carlo(s0, strike, n):
+    np.random.seed(0)                          # <- random numbers drawn in the kernel
+    total = 0.0
+    for i in range(n):
+        z = np.random.standard_normal()
+        total += max(s0[0] * math.exp(0.2 * z) - strike, 0.0)
+    return total / n
+
+
+@numba.stencil
+def laplace_stencil(a):
+    return a[-1] - 2.0 * a[0] + a[1]
+
+
+@njit
+def calls_stencil(x):
+    y = laplace_stencil(x)                     # <- a @numba.stencil kernel
+    return np.sum(y * y)

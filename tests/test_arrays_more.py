@@ -78,6 +78,7 @@ def test_agreeing_extents_still_differentiate(fn, args):
     (K.methods_shape, lambda: [u(3, 4), u(4, 3)]),
     (K.methods_rows, lambda: [u(3, 4), u(4, 3)]),
     (K.std_axis_loops, lambda: [u(4, 3)]),
+    (K.normalise_in_place, lambda: [u(3, 4), u(5)]),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_methods_match_finite_differences(fn, args):
     check(fn, args())

@@ -197,6 +197,27 @@ def test_source_without_arguments_uses_the_types_of_the_last_launch():
     assert "float32" in src
 
 
+def test_last_launch_is_per_dispatcher():
+    """Two ``cuda.jit`` dispatchers of one Python function are two kernels: the types of one's
+    last launch do not become the other's source."""
+    kernel, _, args64, activity, config = K.cases(np.float64)["stencil"]
+    args32 = K.cases(np.float32)["stencil"][2]
+    pyfunc = getattr(kernel, "py_func", None) or kernel.fn
+    other = cuda.jit(pyfunc)
+
+    def launch(kern, args):
+        flat = []
+        for a, t in zip(args, activity):
+            flat += [a, np.zeros_like(a)] if t == "dup" else [a]
+        adtrans.adjoint(kern, activity)[config](*flat)
+
+    launch(other, args64)
+    launch(kernel, args32)
+    assert "float32" in adtrans.source(kernel, activity)
+    assert adtrans.source(other, activity) == adtrans.source(other, activity, *args64)
+    assert "float32" not in adtrans.source(other, activity)
+
+
 def test_aliased_device_arrays_are_refused():
     """The same device array as a dup input and the output: a wrong gradient if launched,
     so the launch is refused naming both parameters (host arrays too)."""

@@ -8,6 +8,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "adtrans"
 # stage of each module (longest matching prefix); a module may import only from its own or a lower stage
 STAGES = [
     ("errors", 0), ("ir", 0), ("rules.derivatives", 0),     # ground floor: IR utilities, the derivative table
+    ("special", 0),                                         # and the special functions its templates call
     ("parse", 1),
     ("normalise", 2),
     ("analyse", 3),

@@ -133,6 +133,62 @@ class LoopAnalysis:
             elem = parent
         return False
 
+    def written_before_read(self, loop) -> set:
+        """Arrays whose every element an iteration of ``loop`` reads it has stored earlier in the
+        same iteration (so their values before the iteration do not matter).  Proved per 1-D
+        extent, by the body's statements in order: a store ``A[c] = v`` (``c`` a constant) or a
+        unit-step loop ``for i in range(lo, hi)`` storing ``A[i + c] = v`` at the top of its body
+        covers ``[lo + c, hi + c)``; each read ``x = A[i + c]`` in such a loop (or ``x = A[c]``)
+        must lie in a chain of earlier covered ranges (bounds compared as ``name + constant``
+        through names assigned once).  Any other use of ``A`` (``A[i] += v``, a read indexed
+        otherwise, a whole-array use) keeps it out."""
+        key = ("written before read", id(loop))
+        if key in self._needed_cache:
+            return self._needed_cache[key]
+        cover, bad, seen = {}, set(), set()
+        for s in loop.body:
+            rd, wr = self._extents(s)
+            for a, ext in rd:
+                seen.add(a)
+                if ext is None or not _chain_covers(cover.get(a, []), *ext):
+                    bad.add(a)
+            for a, ext in wr:
+                cover.setdefault(a, []).append(ext)
+        out = {a for a in cover if a not in bad}
+        self._needed_cache[key] = out
+        return out
+
+    def _extents(self, s):
+        """(reads, stores) of top-level body statement ``s``: ``(array, (lo, hi) or None)``."""
+        rd, wr = [], []
+        if isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and dotted(s.iter.func) in ("range", "numba.prange") \
+                and len(s.iter.args) in (1, 2) and not s.iter.keywords:
+            args = s.iter.args
+            lo, hi = (_bound(self, ast.Constant(0)), _bound(self, args[0])) if len(args) == 1 else \
+                (_bound(self, args[0]), _bound(self, args[1]))
+            i = s.target.id
+            top = {id(t) for t in s.body}
+            inside = {id(t) for t, _ in iter_stmts(s.body)}
+            for t, _ in iter_stmts(s.body):
+                for a, idx, kind in _array_uses(t):
+                    off = _offset(self, idx, i, inside) if idx is not None and lo is not None and hi is not None \
+                        else None
+                    ext = None if off is None else ((lo[0], lo[1] + off), (hi[0], hi[1] + off))
+                    if kind == "store" and id(t) in top and ext is not None:
+                        wr.append((a, ext))
+                    elif kind != "store":
+                        rd.append((a, ext))
+            return rd, wr
+        if isinstance(s, (ast.Assign, ast.AugAssign)):
+            for a, idx, kind in _array_uses(s):
+                c = idx.value if isinstance(idx, ast.Constant) and type(idx.value) is int else None
+                ext = None if c is None else (("", c), ("", c + 1))
+                (wr if kind == "store" and ext is not None else rd).append((a, ext))
+            return rd, wr
+        for t, _ in iter_stmts([s]):
+            rd += [(a, None) for a, _, kind in _array_uses(t) if kind != "store"]
+        return rd, wr
+
     def private_arrays(self, loop) -> set:
         return self.body_arrays(loop.body)[2] | (set() if loop_is_prange(loop) else self.scratch_arrays(loop))
 
@@ -311,6 +367,101 @@ class LoopAnalysis:
                         changed = True
         self._needed_cache[key] = need
         return need
+
+
+def _array_uses(s):
+    """``(array, index or None, kind)`` for the arrays simple statement ``s`` (not its body)
+    uses: ``"store"`` for ``A[idx] = v``, ``"read"`` for ``x = A[idx]`` (index None: any other
+    use of an array name, also ``A[idx] += v``).  Shapes (``A.shape``) are not uses."""
+    out = []
+    if isinstance(s, (ast.For, ast.While, ast.If)):
+        nodes = [s.iter] if isinstance(s, ast.For) else [s.test]
+    else:
+        nodes = [s]
+    skip = set()
+    if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript) and isinstance(s.targets[0].value, ast.Name):
+        out.append((s.targets[0].value.id, s.targets[0].slice, "store"))
+        skip.add(id(s.targets[0].value))
+    if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and isinstance(s.value.value, ast.Name):
+        out.append((s.value.value.id, s.value.slice, "read"))
+        skip.add(id(s.value.value))
+    for root in nodes:
+        for n in iter_nodes(root):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+                skip.add(id(n.value))
+            if isinstance(n, ast.Name) and id(n) not in skip:
+                out.append((n.id, None, "use"))
+    return out
+
+
+def _bound(an, e, depth=0):
+    """``(name, constant)`` with ``e == name + constant`` (name ``""`` for a constant), through
+    names assigned once; None where ``e`` is not of that form."""
+    if depth > 8:
+        return None
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return ("", e.value)
+    if isinstance(e, ast.Name):
+        sites = an.sites.get(e.id, [])
+        if len(sites) == 1 and isinstance(sites[0], ast.Assign) and isinstance(sites[0].targets[0], ast.Name):
+            r = _bound(an, sites[0].value, depth + 1)
+            if r is not None:
+                return r
+        return (e.id, 0) if len(sites) <= 1 else None
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)):
+        a, b = _bound(an, e.left, depth + 1), _bound(an, e.right, depth + 1)
+        if a is None or b is None:
+            return None
+        if b[0] == "":
+            return (a[0], a[1] + b[1] if isinstance(e.op, ast.Add) else a[1] - b[1])
+        if a[0] == "" and isinstance(e.op, ast.Add):
+            return (b[0], a[1] + b[1])
+        return None
+    if isinstance(e, (ast.Attribute, ast.Subscript)) and not any(isinstance(n, ast.Call) for n in iter_nodes(e)):
+        return (ast.unparse(e), 0)
+    return None
+
+
+def _offset(an, idx, i, inside, depth=0):
+    """``c`` where index ``idx`` is ``i + c`` (through names assigned once, by a statement among
+    ``inside``: the loop's own body, so the name holds this iteration's value), else None."""
+    if depth > 8:
+        return None
+    if isinstance(idx, ast.Name):
+        if idx.id == i:
+            return 0
+        sites = an.sites.get(idx.id, [])
+        if len(sites) == 1 and id(sites[0]) in inside and isinstance(sites[0], ast.Assign) and \
+                isinstance(sites[0].targets[0], ast.Name):
+            return _offset(an, sites[0].value, i, inside, depth + 1)
+        return None
+    if isinstance(idx, ast.BinOp) and isinstance(idx.op, (ast.Add, ast.Sub)):
+        if isinstance(idx.right, ast.Constant) and type(idx.right.value) is int:
+            k = _offset(an, idx.left, i, inside, depth + 1)
+            return None if k is None else k + (idx.right.value if isinstance(idx.op, ast.Add) else -idx.right.value)
+        if isinstance(idx.op, ast.Add) and isinstance(idx.left, ast.Constant) and type(idx.left.value) is int:
+            k = _offset(an, idx.right, i, inside, depth + 1)
+            return None if k is None else k + idx.left.value
+    return None
+
+
+def _chain_covers(ranges, lo, hi) -> bool:
+    """Whether ``[lo, hi)`` lies in the union of ``ranges`` for every value of the names: a chain
+    of ranges, the first starting at or before ``lo``, each starting at or before the end of
+    the one before, the last ending at or after ``hi`` (``(name, constant)`` bounds compare only
+    with the same name)."""
+    le = lambda a, b: a[0] == b[0] and a[1] <= b[1]
+    cur, used = lo, set()
+    for _ in range(len(ranges)):
+        if le(hi, cur):
+            return True
+        nxt = [k for k, (a, b) in enumerate(ranges) if k not in used and le(a, cur)]
+        if not nxt:
+            return False
+        k = nxt[0]
+        used.add(k)
+        cur = ranges[k][1]
+    return le(hi, cur)
 
 
 @dataclass

@@ -61,7 +61,8 @@ __all__ = ["CudaAdjointKernel", "CudaTarget", "cuda_adjoint", "cuda_source", "ge
            "typeof_arg"]
 
 _LOCK = threading.Lock()
-_LAST_LAUNCH: dict = {}     # id(python function) -> (python function, argtypes of its last adjoint launch)
+_LAST_LAUNCH: dict = {}     # id(kernel) -> (kernel, argtypes of its last adjoint launch); two dispatchers of
+                            # one Python function (other options) are two kernels
 
 
 def generate_cuda(primal, activity, argtypes, name: str | None = None,
@@ -73,9 +74,8 @@ def generate_cuda(primal, activity, argtypes, name: str | None = None,
 
 def last_launch_types(fn):
     """Argument types of the last adjoint launch of the kernel ``fn`` in this process, else None."""
-    pyfunc = primal_of(fn).pyfunc
-    hit = _LAST_LAUNCH.get(id(pyfunc))
-    return hit[1] if hit is not None and hit[0] is pyfunc else None
+    hit = _LAST_LAUNCH.get(id(fn))
+    return hit[1] if hit is not None and hit[0] is fn else None
 
 
 class CudaAdjointKernel:
@@ -128,7 +128,7 @@ class CudaAdjointKernel:
         argtypes = self.argtypes(self.split(args))
         kern = self._compiled(argtypes)[1]
         with _LOCK:
-            _LAST_LAUNCH[id(self.primal.pyfunc)] = (self.primal.pyfunc, argtypes)
+            _LAST_LAUNCH[id(self.fn)] = (self.fn, argtypes)
         return kern
 
     def __getitem__(self, config):

@@ -54,7 +54,16 @@ class CudaTarget(Target):
 
     def lower(self, marked) -> ast.FunctionDef:
         b = marked.builder
-        return CudaLowering(marked, b.types, b.act, marked.primal, self.capacity).lower()
+        func = CudaLowering(marked, b.types, b.act, marked.primal, self.capacity).lower()
+        for s in ast.walk(func):
+            for n in ast.walk(s) if isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr)) else ():
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "special":
+                    # adtrans.special.digamma is CPU code (the derivative of lgamma/gamma)
+                    raise marked.primal.error(s, "math.lgamma/math.gamma of an active value in a CUDA kernel "
+                                                 "(its derivative, digamma, has no CUDA version here)",
+                                              "pass only constant arguments to it, or compute it in an @njit "
+                                              "kernel or the driver")
+        return func
 
     def call_convention(self, marked, func) -> dict:
         return {"returns": [], "seeds": [], "parallel": False}

@@ -23,6 +23,7 @@ import numpy as np
 from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
+from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
 from ..analyse.effects import read_params, written_params
 
 

@@ -15,6 +15,8 @@ from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTION
                           is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
+from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES, constant_call, constant_ndim, rewrite_calls
+from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
 
@@ -97,6 +99,14 @@ class ArrayLowering:
             return METHODS[call.func.attr], call.func.value
         return name, None
 
+    def vectorized(self, call) -> bool:
+        """Is ``call`` a ``@vectorize`` ufunc applied to at least one array (element-wise)?"""
+        dotted = self.n.resolver.dotted(call.func)
+        if dotted is None or call.keywords:
+            return False
+        found, obj = self.n.resolver.lookup(dotted)
+        return found and is_vectorized(obj) and any(self.ndim(a) > 0 for a in call.args)
+
     def is_helper(self, call):
         dotted = self.n.resolver.dotted(call.func)
         if dotted is None:
@@ -177,11 +187,19 @@ class ArrayLowering:
         name, recv = self.function_of(e)
         args = ([recv] if recv is not None else []) + list(e.args)
         if name is None:
+            if self.vectorized(e):
+                return max(self.ndim(a) for a in e.args)
             if self.is_helper(e):
                 infos = self.helper_results(e)
                 return infos[0][0] if len(infos) == 1 else 0
             return self.target_allocation(e) or 0
         kw = {k.arg: k.value for k in e.keywords}
+        if name in REWRITES:
+            return self.ndim(REWRITES[name](self, e, args, kw))
+        if name in VALUES:
+            return VALUES[name][0](self, e, args, kw)
+        if name in CONSTANT_CALLS:
+            return constant_ndim(self, name, e, args)
         nd = [self.ndim(a) for a in args if not isinstance(a, (ast.Tuple, ast.List))]
         if name in REDUCTIONS or name in ("amax", "amin"):
             if name in ("any", "all") or _axis(e, recv) is None:
@@ -300,6 +318,7 @@ class ArrayLowering:
             owned = self.own_rebound(s, pre)
         hand_back = self.hand_back(s) if self.first_copy else []
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
+        s = rewrite_calls(self, s)              # np.flip(x) -> x[::-1], np.ptp(x) -> max - min ...
         self.masks = {}
         try:
             made = self._stmt(s, pre)
@@ -703,6 +722,8 @@ class ArrayLowering:
             arr = self.value(v.value, pre)
             s.value = ast.Tuple(elts=[copy.deepcopy(a.extent) for a in arr.shape], ctx=ast.Load())
             return [s]
+        if self.ndim(v) > 0 and all(isinstance(e, ast.Name) for e in t.elts):
+            return self.unpack_array(s, pre)
         s.value = self.scalar(v, pre)
         return [s]
 
@@ -735,6 +756,35 @@ class ArrayLowering:
             return self.rebind_tuple(rebind, pre)
         finally:
             self._parts = saved
+
+    def unpack_array(self, s, pre):
+        """``a, b, c = x`` / ``xi, yi, zi = r[i]`` with an array value: its rows along the first axis
+        (elements of a 1-d value), ``a = x[0]``, ``b = x[1]`` ... as Python iterates it.  The first
+        extent must be the number of names: checked at run time (``ValueError``, as Numba raises),
+        once per loop where it does not change.  Values are read before any name is bound, so
+        ``i, j = pairs[i]`` reads the old ``i``."""
+        t, v = s.targets[0], s.value
+        k = len(t.elts)
+        out = []
+        if not self.viewable(v):           # `a, b = x + y`: the value once, then its rows
+            tmp = self.fresh("values")
+            out += self.assign_name(tmp, v, pre, s)
+            v = ast.copy_location(N(tmp), v)
+        arr = self.value(copy.deepcopy(v), pre)
+        self.check(copy.deepcopy(arr.shape[0].extent), C(k), pre, s, what=f"unpacking into {k} names", note="")
+        read = {n.id for n in iter_nodes(v) if isinstance(n, ast.Name)}
+        bound = [e.id for e in t.elts]
+        direct = not (read & set(bound)) and len(set(bound)) == len(bound)
+        temps = []
+        for j, e in enumerate(t.elts):
+            elt = ast.copy_location(ast.Subscript(value=copy.deepcopy(v), slice=C(j), ctx=ast.Load()), v)
+            tgt = e.id if direct else self.fresh(e.id + "_value")
+            out += self.stmt(ast.copy_location(ast.Assign(targets=[N(tgt, True)], value=elt), s))
+            temps.append(tgt)
+        if not direct:
+            for e, tmp in zip(t.elts, temps):
+                out += self.stmt(ast.copy_location(ast.Assign(targets=[N(e.id, True)], value=N(tmp)), s))
+        return out
 
     def rebind_tuple(self, s, pre):
         """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
@@ -885,7 +935,7 @@ class ArrayLowering:
             node = ast.Assign(targets=[el], value=v) if op is None else ast.AugAssign(target=el, op=op, value=v)
             return [ast.copy_location(node, s)]
         val = self.value(value, pre)
-        if self.reads_base(value, view):
+        if self.reads_base(value, view) and not isinstance(val, Scalar):    # a scalar is computed first
             tmp = self.fresh(view.base + "_new")
             self.materialise_into(tmp, val, pre, s)
             shape = val.shape
@@ -1021,7 +1071,8 @@ class ArrayLowering:
             "logical_and", "logical_or") or intrinsic_of(dotted="numpy." + name) is not None
         return elementwise and self.call_ndim(call) == self.ndim(arg)
 
-    def check(self, a, b, pre, like, what="operands could not be broadcast together"):
+    def check(self, a, b, pre, like, what="operands could not be broadcast together",
+              note="adtrans broadcasts an axis only where it is 1 by construction (None, reshape)"):
         """Extents ``a`` and ``b`` (expressions) must agree.  Refused when both are constants that
         differ; otherwise ``pre`` gets one run-time test, before the statement's loops::
 
@@ -1056,8 +1107,7 @@ class ArrayLowering:
         if len(text) > 60:
             text = text[:57] + "..."
         where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-        msg = (f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where}); adtrans broadcasts an "
-               f"axis only where it is 1 by construction (None, reshape)")
+        msg = f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where})" + (f"; {note}" if note else "")
         check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
                                                    cause=None)], orelse=[])
         check.adtrans_shape_check = True
@@ -1223,7 +1273,22 @@ class ArrayLowering:
             return self.viewable(e.func.value)
         if isinstance(e, ast.Call) and self.numpy_name(e.func) == "transpose" and len(e.args) == 1:
             return self.viewable(e.args[0])
+        if isinstance(e, ast.Call) and self.numpy_name(e.func) == "transpose" and len(e.args) == 2 \
+                and self.axes_order(e) is not None:
+            return self.viewable(e.args[0])
         return False
+
+    def axes_order(self, call):
+        """The constant permutation of ``np.transpose(x, (1, 0, 2))`` (None: not one)."""
+        try:
+            perm = ast.literal_eval(call.args[1])
+        except (ValueError, IndexError):
+            return None
+        nd = self.ndim(call.args[0])
+        if not isinstance(perm, (tuple, list)) or sorted(p % nd if isinstance(p, int) and -nd <= p < nd else None
+                                                         for p in perm) != list(range(nd)):
+            return None
+        return [p % nd for p in perm]
 
     def to_view(self, e, pre) -> View:
         if isinstance(e, ast.Name):
@@ -1240,7 +1305,7 @@ class ArrayLowering:
             return v
         if isinstance(e, ast.Call):
             v = self.to_view(e.func.value if isinstance(e.func, ast.Attribute) and not e.args else e.args[0], pre)
-            v.axes = v.axes[::-1]
+            v.axes = v.axes[::-1] if len(e.args) < 2 else [v.axes[p] for p in self.axes_order(e)]
             return v
         if isinstance(e, ast.Subscript) and not self.viewable(e.value):
             arr = self.value(e.value, pre)
@@ -1751,6 +1816,11 @@ class ArrayLowering:
         kw = {k.arg: k.value for k in e.keywords}
         chk = (lambda a, b: self.check(a, b, pre, e))
         if name is None:
+            if self.vectorized(e):      # the scalar function per element (inlined as a helper)
+                parts = [self.value(a, pre) for a in e.args]
+                dt = join_dtypes([p.dtype for p in parts])
+                return elementwise(parts, "float64" if dt in ("int64", "bool") else dt,
+                                   lambda a: ast.Call(func=copy.deepcopy(e.func), args=a, keywords=[]), chk)
             if self.is_helper(e):
                 tmp = self.fresh("ret")
                 call = self.scalar(e, pre)
@@ -1760,6 +1830,12 @@ class ArrayLowering:
                 return Ref(View.whole(tmp, *infos[0]))
             raise self.err(e, f"call `{ast.unparse(e.func)}` on arrays, which has no adjoint rule",
                            "call it element by element in a loop")
+        if name in REWRITES:
+            return self.value(ast.copy_location(REWRITES[name](self, e, args, kw), e), pre)
+        if name in VALUES:
+            return VALUES[name][1](self, e, args, kw, pre)
+        if name in CONSTANT_CALLS:
+            return constant_call(self, name, e, args, kw, pre)
         if name in REDUCTIONS or name in ("amax", "amin"):
             return self.reduce_axis(name.lstrip("a") if name in ("amax", "amin") else name, args[0], _axis(e, recv),
                                     pre, e)
@@ -1852,12 +1928,18 @@ class ArrayLowering:
                 shape_args = shape_args[0].elts if isinstance(shape_args[0], (ast.Tuple, ast.List)) else shape_args
             return self.reshape(x, [self.scalar(s, pre) for s in shape_args], pre, e)
         if name == "transpose":
-            if len(args) > 1 or (recv is not None and e.args):
-                raise self.err(e, "transpose with axes", "use .T or index explicitly")
+            perm = None
+            if len(args) > 1 and recv is None:
+                perm = self.axes_order(e)
+                if perm is None:
+                    raise self.err(e, f"np.transpose with axes `{ast.unparse(args[1])}`",
+                                   "a constant permutation of the axes: np.transpose(A, (1, 0, 2))")
+            elif len(args) > 1 or (recv is not None and e.args):
+                raise self.err(e, "transpose with axes", "use .T or np.transpose(A, (1, 0, 2))")
             x = self.value(args[0], pre)
             tmp = self.materialise(x, pre, e)
             v = View.whole(tmp, x.ndim, x.dtype)
-            v.axes = v.axes[::-1]
+            v.axes = v.axes[::-1] if perm is None else [v.axes[p] for p in perm]
             return Ref(v)
         if name in ("hstack", "vstack", "concatenate", "stack"):
             return self.join(name, args[0], kw, pre, e)
@@ -1918,17 +2000,21 @@ class ArrayLowering:
             x = self.value(args[0], pre)
             return elementwise([x], x.dtype, lambda v: ast.UnaryOp(op=ast.USub(), operand=v[0]), chk)
         key = intrinsic_of(dotted="numpy." + name)
-        if key is not None or name in ("square", "logical_not", "logical_and", "logical_or"):
+        if key is not None or name in ("square", "logical_not", "logical_and", "logical_or", "logical_xor"):
             if e.keywords:
                 raise self.err(e, f"keyword arguments to np.{name}", "pass them positionally (no out=/where=)")
             parts = [self.value(a, pre) for a in args]
             if name.startswith("logical_"):
                 if name == "logical_not":
                     return elementwise(parts, "bool", lambda v: ast.UnaryOp(op=ast.Not(), operand=v[0]), chk)
+                if name == "logical_xor":
+                    return elementwise(parts, "bool", lambda v: ast.Compare(left=ast.Call(
+                        func=N("bool"), args=[v[0]], keywords=[]), ops=[ast.NotEq()], comparators=[ast.Call(
+                            func=N("bool"), args=[v[1]], keywords=[])]), chk)
                 bop = ast.And() if name == "logical_and" else ast.Or()
                 return elementwise(parts, "bool", lambda v: ast.BoolOp(op=bop, values=v), chk)
             dt = join_dtypes([p.dtype for p in parts])
-            if key in ("isnan", "isinf"):
+            if key in ("isnan", "isinf", "isfinite", "signbit"):
                 dt = "bool"
             elif key not in FLOAT_UFUNCS_KEEP and dt in ("int64", "bool"):
                 dt = "float64"

@@ -50,6 +50,7 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+from ..parse import is_vectorized
 from ..rules.derivatives import intrinsic_of
 from ..ir.walk import iter_nodes
 
@@ -72,7 +73,7 @@ SHAPE_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguous
 #: ``docs/supported.md`` lists them.  Attributes: ``x.T`` is ``np.transpose(x)`` (a view).
 METHODS = {m: m for m in ("sum", "prod", "mean", "var", "std", "max", "min", "argmax", "argmin", "any", "all",
                           "reshape", "ravel", "flatten", "transpose", "copy", "dot", "cumsum", "clip",
-                          "astype", "fill", "sort", "argsort")}
+                          "astype", "fill", "sort", "argsort", "cumprod", "repeat", "take")}
 
 TABLE = {
     **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
@@ -128,12 +129,56 @@ TABLE = {
     "linalg.eig": ("refused", "compute eigenpairs in the driver"),
     "linalg.cholesky": ("refused", "write the Cholesky loops"),
     "fft.fft": ("refused", "write the transform loops"),
-    "convolve": ("refused", "write the convolution loop (a[i + k] * w[k])"),
-    "diff": ("refused", "write the slices: x[1:] - x[:-1] (np.diff's first difference)"),
-    "interp": ("refused", "write the search and the linear interpolation explicitly"),
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),
     "searchsorted": ("constant", "an index (no derivative)"),
+    # adtrans.normalise.arrayfuncs
+    "roll": ("differentiated", "flattened or along axis=; constant or run-time shift (an index shift)"),
+    "flip": ("differentiated", "a view (x[::-1] on every axis, or on axis=)"),
+    "fliplr": ("differentiated", "a view (A[:, ::-1])"), "flipud": ("differentiated", "a view (A[::-1])"),
+    "rot90": ("differentiated", "2-d, k= constant: a view (A[:, ::-1].T ...)"),
+    "swapaxes": ("differentiated", "a view (a permutation of the axes)"),
+    "moveaxis": ("differentiated", "a view (a permutation of the axes); integer source and destination"),
+    "diff": ("differentiated", "n= constant, axis= constant (x[k + 1] - x[k], n times)"),
+    "ediff1d": ("differentiated", "flattened first difference (no to_begin/to_end: np.concatenate them)"),
+    "cumprod": ("differentiated", "flattened, or along axis= (a running product per line)"),
+    "convolve": ("differentiated", "1-d, mode 'full', 'same', 'valid' (one accumulation per output element)"),
+    "correlate": ("differentiated", "1-d, mode 'valid', 'same', 'full' (convolve(a, v[::-1]))"),
+    "interp": ("differentiated", "x, xp, fp (NumPy's formula after a constant searchsorted; left/right/period "
+                                 "not compiled by Numba)"),
+    "cross": ("differentiated", "3-vectors along the last axis, leading axes broadcast"),
+    "average": ("differentiated", "whole array, weights= too (sum(a * w) / sum(w))"),
+    "trapezoid": ("differentiated", "1-d y, x= or dx="),
+    "ptp": ("differentiated", "whole array: max - min"),
+    "nansum": ("differentiated", "whole array; NaN entries contribute nothing"),
+    "nanprod": ("differentiated", "whole array; NaN entries contribute nothing"),
+    "nanmean": ("differentiated", "whole array; NaN entries contribute nothing"),
+    "nanmax": ("differentiated", "whole array; NaN entries ignored (all NaN: NaN)"),
+    "nanmin": ("differentiated", "whole array; NaN entries ignored (all NaN: NaN)"),
+    "median": ("differentiated", "flattened: through the sort permutation (the middle one or two)"),
+    "percentile": ("differentiated", "flattened, q a number or an array; NumPy's linear method, through the sort "
+                                     "permutation"),
+    "quantile": ("differentiated", "as percentile, q in [0, 1]"),
+    "expand_dims": ("differentiated", "a view (x[:, None]); one integer axis"),
+    "atleast_1d": ("differentiated", "one array: itself"),
+    "atleast_2d": ("differentiated", "one array: a view (x[None, :])"),
+    "atleast_3d": ("differentiated", "one array: a view (x[None, :, None], A[:, :, None])"),
+    "column_stack": ("differentiated", "tuple or list literal; 1-d parts become columns"),
+    "row_stack": ("differentiated", "as vstack"),
+    "dstack": ("differentiated", "tuple or list literal, along a third axis"),
+    "broadcast_to": ("differentiated", "read-only; the array's axes are 1 by construction or fit the shape"),
+    "repeat": ("differentiated", "flattened, a scalar count (also x.repeat(k))"),
+    "take": ("differentiated", "integer indices, flattened or along axis= (also x.take(idx))"),
+    "identity": ("constant", "identity matrix"), "tri": ("constant", "lower-triangular ones"),
+    "diagflat": ("differentiated", "k= constant"),
+    "logical_and": ("constant", "element-wise, boolean"), "logical_or": ("constant", "element-wise, boolean"),
+    "logical_not": ("constant", "element-wise, boolean"), "logical_xor": ("constant", "element-wise, boolean"),
+    "count_nonzero": ("constant", "an integer"), "flatnonzero": ("constant", "an index array"),
+    "nonzero": ("refused", "np.flatnonzero(x) for a 1-d x (np.nonzero returns a tuple)"),
+    "digitize": ("constant", "bin indices"), "bincount": ("constant", "of integers, without weights"),
+    "array_equal": ("constant", "boolean"), "allclose": ("constant", "boolean"),
+    "isclose": ("constant", "element-wise, boolean"), "size": ("constant", "an integer"),
+    "shape": ("constant", "a tuple of extents"),
 }
 
 
@@ -144,6 +189,9 @@ TABLE = {
 PRIMAL_LIMITS = {
     **{k: ("axis=", f"a loop over the kept axis (`for j in range(A.shape[1]): out[j] = np.{k}(A[:, j])`)")
        for k in ("max", "min", "amax", "amin", "mean", "std", "var", "prod")},
+    **{k: ("axis=", f"a loop over the rows (`for i in range(A.shape[0]): B[i] = np.{k}(A[i]{x})`) for axis=1, "
+                    f"or over the columns for axis=0")
+       for k, x in (("roll", ", s"), ("flip", ""), ("diff", ""), ("cumprod", ""))},
     "linalg.norm": ("ord='fro' and axis=", "`np.linalg.norm(A)` (a matrix's Frobenius norm is the default); "
                                            "along an axis `np.sqrt(np.sum(A * A, axis=1))` or a loop over the rows"),
 }
@@ -372,7 +420,7 @@ def is_helper_object(obj) -> bool:
     """A function a kernel calls that adtrans inlines: an ``@njit`` dispatcher or a plain Python
     function (not one of ``math``'s or NumPy's, which are intrinsics or array functions, nor Numba's
     own, such as the ``cuda.shared.array`` stubs, which the target's extension lowers)."""
-    if hasattr(obj, "py_func"):
+    if hasattr(obj, "py_func") or is_vectorized(obj):
         return True
     mod = getattr(obj, "__module__", None) or ""
     return callable(obj) and type(obj).__name__ == "function" and mod != "math" and \

@@ -11,7 +11,8 @@ Runs on a copy of the kernel's ``FunctionDef`` before jump lowering (so ``break`
 - ``M, N = x.shape`` -> ``M = x.shape[0]``, ``N = x.shape[1]``; ``s = x.shape`` makes ``s`` stand
   for ``x.shape`` (``s[0]``, ``np.zeros(s)``);
 - ``x.flat[i]`` -> ``x[i // (n1 * n2), i // n2 % n1, i % n2]`` (row-major, as NumPy);
-- ``t = (a, b)`` (a tuple local) -> one name per element; ``t[0]``, ``u, v = t``, ``len(t)``;
+- ``t = (a, b)`` (a tuple local) and ``t = f(x)`` (a helper returning ``a, b``) -> one name per
+  element; ``t[0]``, ``u, v = t``, ``len(t)``;
 - ``np.array([[c, -s], [s, c]])`` -> ``np.empty((2, 2))`` and one store per element.
 
 Also: binding a helper call's positional, keyword and default arguments (:func:`bind_call`)
@@ -275,6 +276,13 @@ class FormLowering:
                        for n, e in zip(names, v.elts)]
                 self.tuples[t.id] = names
                 return out
+            # r = helper(x) where the helper returns a tuple: r_0, r_1 = helper(x)
+            n = self.tuple_results(v) if isinstance(t, ast.Name) and t.id not in self.tuples else 0
+            if n > 1 and t.id not in self.nz.p.params:
+                names = [self.nz.fresh(f"{t.id}_{k}") for k in range(n)]
+                self.tuples[t.id] = names
+                return [self.expr_stmt(_loc(ast.Assign(
+                    targets=[ast.Tuple(elts=[name(m, True) for m in names], ctx=ast.Store())], value=v), s))]
             # u, v = t (a tuple local)
             if isinstance(t, (ast.Tuple, ast.List)) and isinstance(v, ast.Name) and v.id in self.tuples:
                 names = self.tuples[v.id]
@@ -295,6 +303,22 @@ class FormLowering:
         if len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
             self.note_ndim(s.targets[0].id, s.value)
         return [self.expr_stmt(s)]
+
+    def tuple_results(self, v) -> int:
+        """How many values the jitted helper ``v`` calls returns, when every ``return`` of it
+        is a tuple literal of one length (``return a, b``); else 0."""
+        if not isinstance(v, ast.Call):
+            return 0
+        helper = self.nz.helper_of(v)
+        if helper is None:
+            return 0
+        try:
+            tree = self.nz.helper_primal(helper).tree
+        except Exception:       # no source: the call is refused where it is inlined
+            return 0
+        rets = [n for n in iter_nodes(tree) if isinstance(n, ast.Return)]
+        sizes = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 0 for r in rets}
+        return sizes.pop() if len(sizes) == 1 else 0
 
     def note_ndim(self, target, v):
         """Record the dimension of a local array allocated or copied (for ``.flat`` and ``ndindex``)."""

@@ -48,7 +48,10 @@ DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "int
 OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 "numba.get_num_threads": "numba.get_num_threads", "int": "int", "bool": "bool",
                 "numpy.int64": "np.int64", "numpy.int32": "np.int32", "numpy.intp": "np.intp",
-                "round": "round", "numpy.argsort": "np.argsort"}
+                "round": "round", "numpy.argsort": "np.argsort",
+                # constant functions of arrays (integer or boolean results, adtrans.normalise.arrayfuncs)
+                **{f"numpy.{f}": f"np.{f}" for f in ("searchsorted", "digitize", "count_nonzero", "flatnonzero",
+                                                     "bincount", "array_equal", "allclose", "isclose", "size")}}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
@@ -420,6 +423,11 @@ class Normaliser:
                 temps = [self.atom(v, out, self._base(t)) for t, v in zip(elts, s.value.elts)]
             elif isinstance(s.value, ast.Call):
                 temps = self.call(s.value, out, want=len(elts))
+            elif isinstance(s.value, ast.Name) and s.value.id not in self.arrays:
+                # a tuple (a parameter, `p=(1.0, 2.0)`): its elements; Numba types the length
+                temps = [self.atom(ast.copy_location(ast.Subscript(value=name(s.value.id), slice=ast.Constant(k),
+                                                                   ctx=ast.Load()), s.value), out, self._base(t))
+                         for k, t in enumerate(elts)]
             else:
                 raise self.err(s, f"tuple unpacking of `{ast.unparse(s.value)}`",
                                "unpack a tuple literal or the result of a jitted helper")
@@ -714,6 +722,7 @@ class Normaliser:
                                                             keywords=[]), expr), out, want, base)
             args = [self.atom(a, out, base) for a in expr.args]
             node = ast.Call(func=ast.parse(spelling(key), mode="eval").body, args=args, keywords=[])
+            node.adtrans_args = [ast.unparse(a) for a in expr.args]     # the user's spelling, for errors
             node.adtrans_kind, node.adtrans_intrinsic = "intrinsic", key
             return ast.copy_location(node, expr)
         short = canon.split(".")[-1]
@@ -744,7 +753,9 @@ class Normaliser:
         if canon in OPAQUE_CALLS or canon.replace("builtins.", "") in OPAQUE_CALLS:
             spell = OPAQUE_CALLS.get(canon) or OPAQUE_CALLS[canon.replace("builtins.", "")]
             args = [self.atom(a, out, base) for a in expr.args]
-            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
+            kws = [ast.keyword(arg=k.arg, value=k.value if isinstance(k.value, ast.Constant) else
+                               self.atom(k.value, out, base)) for k in expr.keywords]     # side='right'
+            node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=kws)
             node.adtrans_kind = "opaque"
             return ast.copy_location(node, expr)
         if canon in ("builtins.print",):
@@ -758,7 +769,17 @@ class Normaliser:
             spell = ("np." if module == "numpy" else "math.") + short
             node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=[])
             node.adtrans_kind = "norule"
+            node.adtrans_args = [ast.unparse(a) for a in expr.args]     # the user's spelling, for errors
             return ast.copy_location(node, expr)
+        if canon.startswith("numpy.random."):
+            raise self.err(expr, f"random numbers drawn in the kernel (`{dotted}`): the reverse sweep would "
+                                 f"draw others where it recomputes",
+                           "draw them before the call and pass them in (`z = np.random.default_rng(0)."
+                           "standard_normal(n)`); the gradient is then the pathwise one for those draws")
+        if type(obj).__name__ == "StencilFunc":
+            raise self.err(expr, f"the @numba.stencil kernel `{dotted}`",
+                           "write its loop over the interior (`out[i] = a[i - 1] - 2 * a[i] + a[i + 1]`) "
+                           "or the slices (`a[:-2] - 2 * a[1:-1] + a[2:]`)")
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
 

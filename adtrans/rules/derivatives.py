@@ -15,9 +15,11 @@ expressions (``1.0 if a0 <= a1 else 0.0``); the driver engine turns these into
 ``_np.`` calls and ``_np.where`` so they apply to arrays elementwise.  A partial
 of ``None`` marks an argument the result does not depend on differentiably; an
 entry with no partials at all is piecewise constant (zero derivative).  An
-entry with ``constant_only`` has no derivative adtrans can write (``gamma``
-needs digamma, which Numba lacks): calls with only constant arguments are
-allowed, a call with an active argument is refused with that hint.
+entry with ``constant_only`` has no derivative adtrans can write: calls with
+only constant arguments are allowed, a call with an active argument is refused
+with that hint.  Templates may call ``special.digamma`` (:mod:`adtrans.special`,
+the derivative of ``lgamma``/``gamma``): generated kernels and tangents import
+``special``, drivers call its array version.
 
 Spellings are chosen so the generated code is what the old adjoint-only
 templates produced (``1.0 / (z + z)`` for sqrt, multiplied in as ``g / (z + z)``).
@@ -108,9 +110,6 @@ UNARYOP = {
     ast.UAdd: Rule("+", ("1",)),
 }
 
-_CONST_ONLY = ("its derivative needs digamma, which Numba does not provide; pass only constant "
-               "(Const) arguments to {f}, or compute {f} in the driver and pass the value in")
-
 #: canonical intrinsic name -> rule
 INTRINSIC = {
     "exp": Rule("math.exp", ("z",), source="A&S 4.2.1"),
@@ -158,7 +157,30 @@ INTRINSIC = {
                     source="identity"),
     "float32": Rule("np.float32", ("1",), ("numba.float32", "numba.types.float32", "numba.core.types.float32"),
                     source="identity (rounded)"),
+    "logaddexp": Rule("np.logaddexp", ("math.exp(a0 - z)", "math.exp(a1 - z)"),
+                      source="d log(e^a + e^b)/da = e^(a - z)"),
+    "logaddexp2": Rule("np.logaddexp2", ("math.exp2(a0 - z)", "math.exp2(a1 - z)"),
+                       source="d log2(2^a + 2^b)/da = 2^(a - z)"),
+    # fmax/fmin ignore a NaN argument: the derivative goes to the other one (ties to the first)
+    "fmax": Rule("np.fmax", ("1.0 if a0 >= a1 or a1 != a1 else 0.0", "0.0 if a0 >= a1 or a1 != a1 else 1.0"),
+                 source="selection (NaN-ignoring)"),
+    "fmin": Rule("np.fmin", ("1.0 if a0 <= a1 or a1 != a1 else 0.0", "0.0 if a0 <= a1 or a1 != a1 else 1.0"),
+                 source="selection (NaN-ignoring)"),
+    "deg2rad": Rule("np.deg2rad", ("0.017453292519943295",), ("numpy.radians", "math.radians"),
+                    source="linear: pi / 180"),
+    "rad2deg": Rule("np.rad2deg", ("57.29577951308232",), ("numpy.degrees", "math.degrees"),
+                    source="linear: 180 / pi"),
+    # sinc(x) = sin(pi x) / (pi x): (cos(pi x) - sinc(x)) / x, and near 0 its Taylor series
+    # -pi^2 x / 3 + pi^4 x^3 / 30 - pi^6 x^5 / 840 (A&S 4.3.65 termwise), free of cancellation
+    "sinc": Rule("np.sinc", ("(-3.289868133696453 + a0 * a0 * (3.246969701133414 - a0 * a0 * 1.144510944732505)) "
+                             "* a0 if abs(a0) < 0.01 else (math.cos(3.141592653589793 * a0) - z) / a0",),
+                 source="quotient rule; Taylor series near 0"),
+    "positive": Rule("np.positive", ("1",), source="identity"),
+    "float_power": Rule("np.float_power", ("a1 * a0 ** (a1 - 1)", "z * math.log(a0)"),
+                        source="A&S 3.3.14, 4.2.25", zero_where=(_POW_AT_0, "a0 == 0.0")),
     # piecewise constant: zero derivative
+    "isfinite": Rule("math.isfinite", ()),
+    "signbit": Rule("np.signbit", ()),
     "floor": Rule("math.floor", ()),
     "ceil": Rule("math.ceil", ()),
     "trunc": Rule("math.trunc", ()),
@@ -167,9 +189,9 @@ INTRINSIC = {
     "sign": Rule("np.sign", ()),
     "isnan": Rule("math.isnan", ()),
     "isinf": Rule("math.isinf", ()),
-    # no derivative rule (digamma): constant arguments only
-    "gamma": Rule("math.gamma", (None,), constant_only=_CONST_ONLY.format(f="math.gamma"), source="DLMF 5.2.2"),
-    "lgamma": Rule("math.lgamma", (None,), constant_only=_CONST_ONLY.format(f="math.lgamma"), source="DLMF 5.2.2"),
+    # psi = Gamma' / Gamma: adtrans.special.digamma (Numba has none; A&S 6.3.7, 6.3.5, 6.3.18)
+    "gamma": Rule("math.gamma", ("z * special.digamma(a0)",), source="DLMF 5.2.2, 5.15.1 (psi = Gamma'/Gamma)"),
+    "lgamma": Rule("math.lgamma", ("special.digamma(a0)",), source="DLMF 5.2.2 (d ln Gamma = psi)"),
 }
 
 

@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from .. import special
 from .derivatives import BINOP, INTRINSIC, UNARYOP, Rule, intrinsic_of, rule_of, spelling
 
 __all__ = ["BINOP", "INTRINSIC", "UNARYOP", "Rule", "intrinsic_of", "rule_of", "spelling", "partials",
@@ -185,7 +186,7 @@ def jvp(kind, op, args, result, tangents, guarded: bool = False) -> ast.expr:
 def jvp_value(name: str, args, tangents):
     """Evaluate intrinsic ``name`` and its tangent at float ``args`` with ``tangents``:
     returns ``(z, dz)`` (the forward engine run on numbers)."""
-    env = {"math": math, "np": np, "abs": abs, "min": min, "max": max, "float": float}
+    env = {"math": math, "np": np, "special": special, "abs": abs, "min": min, "max": max, "float": float}
     f = eval(compile(ast.Expression(ast.parse(spelling(name), mode="eval").body), "<rule>", "eval"), env)
     z = f(*args)
     names = [ast.Name(id=f"x{i}", ctx=ast.Load()) for i in range(len(args))]
@@ -207,6 +208,8 @@ class _Elementwise(ast.NodeTransformer):
         self.np_name = np_name
 
     def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id == "special":     # driver runtime: array versions
+            return ast.Attribute(value=ast.Name(id="_rt", ctx=ast.Load()), attr=node.attr, ctx=node.ctx)
         if isinstance(node.value, ast.Name) and node.value.id == "math":
             return ast.Attribute(value=ast.Name(id=self.np_name, ctx=ast.Load()),
                                  attr=_NUMPY_NAME.get(node.attr, node.attr), ctx=node.ctx)

@@ -131,16 +131,20 @@ class StatementRules:
             op = b.intrinsic_key(v)
             args = list(v.args)
             active = [a for a in args if isinstance(a, ast.Name) and b.is_active(a.id)]
+            # the user's spelling of the first active argument (not a temporary's name)
+            spelled = getattr(v, "adtrans_args", None)
+            first = spelled[args.index(active[0])] if active and spelled and len(spelled) == len(args) \
+                else (active[0].id if active else "")
             if op is None:
                 if active and getattr(v, "adtrans_kind", None) == "norule":
                     raise b.error(v, f"call to `{ast.unparse(v.func)}` with an active argument "
-                                     f"(`{active[0].id}`), which has no adjoint rule",
+                                     f"(`{first}`), which has no adjoint rule",
                                   "pass it only constant arguments, or use math/NumPy functions "
                                   "with rules (adtrans.rules.derivatives)")
                 return []  # allocation / opaque: nothing to propagate
             rule = INTRINSIC[op]
             if rule.constant_only and active:
-                raise b.error(v, f"`{ast.unparse(v.func)}` of an active value (`{active[0].id}`)",
+                raise b.error(v, f"`{ast.unparse(v.func)}` of an active value (`{first}`)",
                               rule.constant_only)
         else:
             args = [v.left, v.right] if kind == "binop" else [v.operand]

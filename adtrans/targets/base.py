@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-IMPORTS_HEAD = "import math\n\nimport numba\nimport numpy as np\n"
+IMPORTS_HEAD = "import math\n\nimport numba\nimport numpy as np\n\nfrom adtrans import special\n"
 
 
 class Target:
@@ -19,6 +19,9 @@ class Target:
     #: recomputed loops may tape costly values (:data:`adtrans.rules.derivatives.COSTLY`): the
     #: target's tapes grow (a CUDA thread's local-array tape has a fixed size)
     tape_by_cost = False
+    #: function-level time loops may be checkpointed (``LoopStrategies.checkpointed_loop``): the
+    #: state saved per segment of iterations, the segment rerun in the reverse sweep
+    checkpoint_loops = False
 
     @property
     def key(self) -> tuple:

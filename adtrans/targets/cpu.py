@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import os
 
 from numba.core import types as nbtypes
 
@@ -10,7 +11,7 @@ from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
-                          "tape_pop_array, tape_push_array, tape_take, tape_view, thread_id\n")
+                          "tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, thread_id\n")
 
 
 class CpuTarget(Target):
@@ -26,13 +27,16 @@ class CpuTarget(Target):
 
     def __init__(self, pools: bool = True):
         self.pools = pools
+        # checkpointed time loops: asked for by ADTRANS_CHECKPOINT=1 (off by default: on this
+        # machine rerunning a segment costs more than the tape traffic it saves, see the README)
+        self.checkpoint_loops = pools and os.environ.get("ADTRANS_CHECKPOINT", "0") == "1"
 
     @property
     def key(self) -> tuple:
-        return (self.kind,) if self.pools else (self.kind, "plain")
+        return ((self.kind,) if self.pools else (self.kind, "plain")) + (("checkpoint",) if self.checkpoint_loops else ())
 
     def digest_parts(self) -> tuple:
-        return () if self.pools else ("plain",)
+        return (() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
 
     def imports(self) -> str:
         return IMPORTS

@@ -125,6 +125,18 @@ def tape_pop_array(tape, top, out):
     return top
 
 
+@njit(cache=True)
+def tape_restore_array(tape, top, out):
+    """Pop ``out.size`` elements back into ``out`` (any shape and layout, C order: the order
+    :func:`tape_push_array` pushed them in); returns the new top."""
+    top -= out.size
+    k = top
+    for idx in np.ndindex(out.shape):
+        out[idx] = tape[k]
+        k += 1
+    return top
+
+
 # Thread ids for per-thread adjoint buffers.  Numba's public get_thread_id /
 # get_num_threads reference ctypes pointers, which disables on-disk caching;
 # these intrinsics call the same threading-layer symbols by name.

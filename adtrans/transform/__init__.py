@@ -56,13 +56,16 @@ class MarkedAdjoint:
 
 
 def build_adjoint(norm, types, act, param_activity, error, name, primal=None,
-                  tape_by_cost: bool = False, reassociate: bool = False) -> MarkedAdjoint:
+                  tape_by_cost: bool = False, reassociate: bool = False,
+                  checkpoint_loops: bool = False) -> MarkedAdjoint:
     """The marked adjoint IR of the normalised kernel ``norm`` (see :class:`MarkedAdjoint`);
     ``tape_by_cost``: recomputed loops tape costly values instead of computing them again;
     ``reassociate``: the adjoint is compiled with fast-math reassociation (sums across a loop's
-    iterations stay scalar accumulations, see ``LoopStrategies.lane_reductions``)."""
+    iterations stay scalar accumulations, see ``LoopStrategies.lane_reductions``);
+    ``checkpoint_loops``: function-level time loops save their state per segment and rerun it
+    (``LoopStrategies.checkpointed_loop``) instead of taping every iteration's copies."""
     b = AdjointBuilder(norm, types, act, param_activity, error, tape_by_cost=tape_by_cost,
-                       reassociate=reassociate)
+                       reassociate=reassociate, checkpoint_loops=checkpoint_loops)
     fscope = Scope(None, None, set(norm.params))
     b.scopes.insert(0, fscope)
     code = b.adjacent(norm.body, fscope)

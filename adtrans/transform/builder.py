@@ -82,9 +82,11 @@ def _weight(loop, depth=1) -> int:
 
 
 class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
-    def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False):
+    def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False,
+                 checkpoint_loops=False):
         self.norm, self.types, self.act = norm, types, act
         self.tape_by_cost = tape_by_cost
+        self.checkpoint_loops = checkpoint_loops
         self.reassociate = reassociate
         self.cost_taped: dict = {}          # id(loop) -> ids of statements its reverse sweep pops
         self.saved_per_loop: set = set()    # ids of loop-invariant statements saved once per loop

@@ -1,4 +1,4 @@
-"""The loop strategies (fused, recomputed, gather, last iteration, carried scalars, taped) and
+"""The loop strategies (fused, recomputed, gather, last iteration, carried scalars, taped, checkpointed) and
 how a loop is chosen for one.  See :mod:`adtrans.transform.builder` for the overview."""
 from __future__ import annotations
 
@@ -158,6 +158,9 @@ class LoopStrategies:
         if redone:
             choice += f"; recomputed in the reverse sweep, not taped (cheap): {', '.join(redone)}"
         note = comment(f"taped loop ({why}): the forward sweep records overwritten values{choice}")
+        state = self.checkpoint_state(L, scope, depth, f)
+        if state is not None:
+            return self.checkpointed_loop(L, scope, f, r, saves, pops, state, why, choice)
         if isinstance(L, ast.For):
             fwd = saves + [note, ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),
                                          body=f or [ast.Pass()], orelse=[])]
@@ -179,6 +182,95 @@ class LoopStrategies:
                        body=r or [ast.Pass()], orelse=[])] + ri
         self.needed.add(count)
         return fwd, rev
+
+    def checkpoint_state(self, L, scope, depth, f):
+        """The arrays a checkpointed time loop saves at the start of a segment (sorted), or None
+        where the loop is not checkpointed: only with ``self.checkpoint_loops``, for a serial
+        ``range`` loop at the function level whose forward sweep ``f`` copies arrays to the
+        tape every iteration (what checkpointing shrinks), that has no ``while`` loop inside,
+        carries no scalar from one iteration to the next (nor out of the loop: each segment is
+        rerun from its saved arrays alone) and whose index is dead after it.  The state: every
+        array the body reads that the body or a later statement writes, less the arrays private
+        to an iteration."""
+        if not self.checkpoint_loops or depth != 0 or not is_serial_range(L) or scope.tape_scope.prange_var:
+            return None
+        if not any(getattr(s, "adtrans_tape", (None,))[0] == "push_array" for s, _ in iter_stmts(f)):
+            return None
+        if any(isinstance(n, ast.While) for n in iter_nodes(L)) or self.live_after(L, L.target.id):
+            return None
+        for x in assigned_scalars(L.body) - {L.target.id}:
+            if upward_exposed(L.body, x) or self.live_after(L, x):
+                return None
+        reads_, writes, _ = self.body_arrays(L.body)
+        state = sorted((reads_ - self.private_arrays(L) - self.written_before_read(L))
+                       & (writes | self.written_after(L, scope)))
+        if any(not is_array(self.types.get(a)) or a in scope.renames for a in state):
+            return None
+        return state
+
+    def checkpointed_loop(self, L, scope, f, r, saves, pops, state, why, choice):
+        """A time loop checkpointed in segments of ``K = max(1, int(sqrt(trips)))`` iterations:
+        the forward sweep runs the primal body, saving the ``state`` arrays on the tape before
+        each segment; the reverse sweep, segment by segment from the last, restores them, reruns
+        the segment's iterations with the taped loop's forward statements ``f`` (their copies go
+        to the tape, popped again by ``r`` within the segment), then runs their reverse ``r`` in
+        reverse order.  The tape holds ``trips / K`` saved states plus one segment's copies
+        instead of every iteration's copies; the price is one more run of the primal body."""
+        a, b, c = self.range_parts(L)
+        alloc = self.norm.alloc
+        trips, K, nseg, seg, lo, hi, j = (alloc.fresh(v) for v in ("trips", "seg_len", "segments", "seg",
+                                                                   "seg_lo", "seg_hi", "j"))
+        for v in (trips, K, nseg, seg, lo, hi, j):
+            self.types[v] = self.types.get("<int>") or _int64()
+            self.sites[v].append(None)
+        A, B, C = (ast.unparse(v) for v in (a, b, c))
+        unit = isinstance(c, ast.Constant) and c.value == 1
+        zero = A == "0"
+        count = (f"max({B}, 0)" if zero else f"max({B} - ({A}), 0)") if unit else f"len(range({A}, {B}, {C}))"
+        head = ast.parse(f"{trips} = {count}\n"
+                         f"{K} = max(1, int(math.sqrt({trips})))\n"
+                         f"{nseg} = ({trips} + {K} - 1) // {K}").body
+        ts = scope.tape_scope
+        pushes, restores = [], []
+        for x in state:
+            dt = str(self.types[x].dtype)
+            self.tape_dtypes[ts.id].add(dt)
+            tape, top = self.tape_vars(ts, dt)
+            push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {x})").body[0]
+            push.adtrans_tape = ("push_array", tape, top, x)     # see transform/capacity.py
+            pushes.append(push)
+            pop = ast.parse(f"{top} = tape_restore_array({tape}, {top}, {x})").body[0]
+            pop.adtrans_tape = ("pop", tape, top)
+            restores.insert(0, pop)
+        i = L.target.id
+
+        def steps(body, backwards):
+            """The iterations ``lo <= j < hi`` of the segment (trip numbers) running ``body``."""
+            if backwards:
+                it = f"range({hi} - 1, {lo} - 1, -1)"
+            else:
+                it = f"range({lo}, {hi})"
+            if unit:
+                at = "" if zero else f"{A} + "
+                it = f"range({at}{hi} - 1, {at}{lo} - 1, -1)" if backwards else f"range({at}{lo}, {at}{hi})"
+                return ast.For(target=name(i, True), iter=ast.parse(it, mode="eval").body,
+                               body=body or [ast.Pass()], orelse=[])
+            at = ast.parse(f"{i} = {A} + {j} * ({C})").body[0]
+            return ast.For(target=name(j, True), iter=ast.parse(it, mode="eval").body,
+                           body=[at] + (body or [ast.Pass()]), orelse=[])
+        bounds = ast.parse(f"{lo} = {seg} * {K}\n{hi} = min({lo} + {K}, {trips})").body
+        primal = self.plain(L, scope)
+        note = comment(f"checkpointed loop ({why}): the forward sweep runs the primal and saves only "
+                       f"{', '.join(state)} before each segment of {K} = sqrt(trips) iterations; the reverse "
+                       f"sweep, per segment from the last, restores that state, reruns the segment recording overwritten "
+                       f"values, then reverses it{choice}")
+        fwd_loop = ast.For(target=name(seg, True), iter=ast.parse(f"range({nseg})", mode="eval").body,
+                           body=copy.deepcopy(bounds) + pushes + [steps(primal.body, False)], orelse=[])
+        rev_loop = ast.For(target=name(seg, True), iter=ast.parse(f"range({nseg} - 1, -1, -1)", mode="eval").body,
+                           body=copy.deepcopy(bounds) + restores + [steps(f, False), steps(r, True)], orelse=[])
+        self.needed |= {trips, K, nseg}
+        self.need(head)
+        return saves + [note] + head + [fwd_loop], [rev_loop] + pops
 
     def snapshots(self, L, scope, depth, saves):
         """Copies of the arrays ``L`` reads (for its reverse) that it or a later statement
