@@ -337,7 +337,7 @@ class Sweeps:
         body += fwd
         final = self.final_params(ir)
         body += [f"_rt.tape_stats(_tape, ({''.join(p + ', ' for p in sig)}))   # for adtrans.driver.last_tape_nbytes()",
-                 f"_final = _rt.final_state(({''.join(p + ', ' for p in final)}))"
+                 f"_final = _rt.final_state(({''.join(self.entry_value(ir, p) + ', ' for p in final)}))"
                  "       # final values of the arrays the forward sweep wrote, given back at the end"]
         if self.has_p2p:
             body += ["_mpi.separate_sweeps(_args)          # no adjoint message before every rank ends its forward sweep"]
@@ -375,6 +375,15 @@ class Sweeps:
         owner_of = {id(ir.body): None}
         walk(ir.body, [])
         return out
+
+    @staticmethod
+    def entry_value(ir, p) -> str:
+        """The caller's object for parameter ``p`` at the end of the forward sweep: ``p`` itself,
+        or ``_args[k]`` where the driver rebinds ``p`` (``u[0] *= 0.9; u = u + c * u`` in a loop
+        leaves the caller's array as the writes before the rebinding made it)."""
+        rebound = any(isinstance(s, Assign) and s.target == p or isinstance(s, Unpack) and p in s.targets
+                      for s in iter_ir(ir.body))
+        return f"_args[{list(ir.params).index(p)}]" if rebound else p
 
     def final_params(self, ir) -> list:
         """Parameters whose final contents the reverse sweep disturbs: the ones that kernels,

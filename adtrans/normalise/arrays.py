@@ -47,6 +47,8 @@ class ArrayLowering:
         self.depth = 0
         self.renames: dict = {}
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
+        self.first_copy: dict = {}       # argument name -> (its array, the copy it names, the flag), see own_rebound
+        self.hand_back_at_end: list = []  # (name, array, copy, flag) handed back before the return
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
@@ -305,15 +307,21 @@ class ArrayLowering:
         try:
             for k, s in enumerate(body):
                 self.levels[-1][1] = k
+                if self.depth == 0 and self.hand_back_at_end and isinstance(s, ast.Return):
+                    out += self.hand_back_before_return(s)
                 out += self.stmt(s)
+            if self.depth == 0 and self.hand_back_at_end and body:
+                out += self.hand_back_before_return(body[-1])
         finally:
             self.levels.pop()
         return out
 
     def stmt(self, s):
         pre = []
+        owned = {}
         if self.depth == 0 and isinstance(s, (ast.For, ast.While, ast.If)):
-            self.own_rebound(s, pre)
+            owned = self.own_rebound(s, pre)
+        hand_back = self.hand_back(s) if self.first_copy else []
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         s = rewrite_calls(self, s)              # np.flip(x) -> x[::-1], np.ptp(x) -> max - min ...
         self.masks = {}
@@ -321,7 +329,8 @@ class ArrayLowering:
             made = self._stmt(s, pre)
         except RecursionError:
             raise self.err(s, "array expression too deep") from None
-        return located(pre + made, s)
+        after = self.hand_back_after(owned, s) if owned else []
+        return located(hand_back + pre + made + after, s)
 
     def rename(self, s):
         if not self.renames:
@@ -329,6 +338,14 @@ class ArrayLowering:
         mapping = self.renames
 
         class R(ast.NodeTransformer):
+            def visit_AugAssign(self, node):     # `u += c` reads and writes the array `u` holds
+                self.generic_visit(node)
+                t = node.target
+                if isinstance(t, ast.Name) and t.id in mapping and not getattr(t, "renamed", False):
+                    node.target = ast.copy_location(N(mapping[t.id], True), t)
+                    node.target.renamed = True
+                return node
+
             def visit_Name(self, node):      # once: a read renamed to `x` is not renamed again
                 if node.id in mapping and isinstance(node.ctx, ast.Load) and not getattr(node, "renamed", False):
                     new = ast.copy_location(N(mapping[node.id]), node)
@@ -506,19 +523,101 @@ class ArrayLowering:
         into a fresh array the name then reads, so writing it in place changes nothing else."""
         names = []
         for n in iter_nodes(s):
-            if isinstance(n, ast.Assign):
-                for tgt in n.targets:
-                    for e in (tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]):
-                        if isinstance(e, ast.Name) and e.id not in names:
-                            names.append(e.id)
+            names += [t for t in _rebound_names(n) if t not in names]
+        owned = {}
         for t in names:
             cur = self.renames.get(t, t)
             if cur in self.views or not self.array_info(cur) or self.ndim(N(cur)) == 0:
                 continue
             if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
+                cw = self.callee_writes
+                body, k = self.levels[-1]
+                later = [x for x in body[k + 1:] if _writes_in_place([x], t, cw)]
+                first = _written_before_rebinding(s, t, cw) or bool(later)
+                if first and (cur not in self.params or cur in self.shared or
+                              any(v.base == cur for v in self.views.values())):
+                    raise self.err(s, f"writing `{t}` in place in a loop or branch that rebinds it, while "
+                                   "another name or view refers to its array",
+                                   f"copy it first (`{t} = {t}.copy()` before the loop)")
+                again = [x for x in body[k + 1:] if any(t in _rebound_names(n) for n in iter_nodes(x))]
+                if later and again:
+                    raise self.err(again[0], f"rebinding `{t}` again after a loop or branch that may leave it the "
+                                   "caller's array, written in place in between",
+                                   f"copy it first (`{t} = {t}.copy()` before the loop)")
                 own = self.fresh(t)
                 pre += self.assign_name(own, ast.Call(func=self.npf("copy"), args=[N(cur)], keywords=[]), pre, s)
                 self.renames[t] = own
+                if first:
+                    flag = self.fresh(t + "_rebound")
+                    self.sdt[flag] = "bool"
+                    pre.append(ast.copy_location(ast.Assign(targets=[N(flag, True)], value=C(False)), s))
+                    self.first_copy[t] = (cur, own, flag)
+                    if later:
+                        self.hand_back_at_end.append((t, cur, own, flag))
+                    else:
+                        owned[t] = (cur, own, flag, not _rebinds_every_time(s, t, cw))
+        return owned
+
+    # An argument that a loop (or branch) both writes in place and rebinds is the caller's array
+    # until the first rebinding runs, and a fresh array after: Numba leaves the caller's array as
+    # the writes before that rebinding made it.  The engine needs one array per name, so the name
+    # reads its copy throughout (`own_rebound`) and the copy is handed back to the caller's array
+    # where the first rebinding runs (a flag says whether it ran), and after the loop where it may
+    # not have run; so the caller's array ends as Numba leaves it and `Duplicated(u, du)` seeds it.
+    def hand_back(self, s):
+        """Before a statement inside the loop that rebinds an argument it writes in place:
+        ``if not u_rebound: u[:] = u_copy; u_rebound = True``."""
+        out = []
+        for t in _rebound_names(s):
+            if t in self.first_copy:
+                cur, own, flag = self.first_copy[t]
+                if self.renames.get(t, t) != own:
+                    continue
+                out += self.copy_back(cur, own, flag, s, set_flag=True)
+        return out
+
+    def callee_writes(self, call):
+        """Positions and names of the parameters the ``@njit`` helper ``call`` names may write in
+        place (its own statements; its calls count as writes), None when ``call`` is no helper."""
+        if not self.is_helper(call):
+            return None
+        cache = self.__dict__.setdefault("_writes_cache", {})
+        key = self.n.resolver.dotted(call.func)
+        if key not in cache:
+            hp = self.n.helper_primal(self.n.helper_of(call))
+            cache[key] = {x for k, p in enumerate(hp.params) if _writes_in_place(hp.tree.body, p) for x in (k, p)}
+        return cache[key]
+
+    def copy_back(self, cur, own, flag, s, set_flag):
+        """``if not flag: cur[...] = own[...]`` (element loops: ``own`` is a copy of ``cur``, same
+        extents), also setting the flag where ``set_flag``."""
+        nd, _ = self.array_info(own)
+        body = self.loops([_shape(own, k) for k in range(nd)], lambda idx: [ast.Assign(
+            targets=[ast.Subscript(value=N(cur), slice=_idx(idx), ctx=ast.Store())],
+            value=ast.Subscript(value=N(own), slice=_idx(idx), ctx=ast.Load()))], s)
+        if set_flag:
+            body.append(ast.Assign(targets=[N(flag, True)], value=C(True)))
+        return located([ast.If(test=ast.UnaryOp(op=ast.Not(), operand=N(flag)), body=body, orelse=[])], s)
+
+    def hand_back_after(self, owned, s):
+        """After the loop or branch: ``if not u_rebound: u[:] = u_copy`` where it may have run
+        without rebinding ``u`` (a branch, a rebinding under a condition)."""
+        out = []
+        for t, (cur, own, flag, needed) in sorted(owned.items()):
+            del self.first_copy[t]
+            if needed:
+                out += self.copy_back(cur, own, flag, s, set_flag=False)
+        return out
+
+    def hand_back_before_return(self, s):
+        """At the end of the kernel, for an argument written in place after such a loop (which
+        may have left the name the caller's array): the copy handed back if no rebinding ran."""
+        out = []
+        for t, cur, own, flag in self.hand_back_at_end:
+            self.first_copy.pop(t, None)
+            out += self.copy_back(cur, own, flag, s, set_flag=False)
+        self.hand_back_at_end = []
+        return out
 
     def rebind_in_place(self, t, cur, value, pre, s):
         """``t = f(t, ...)`` inside a loop or branch (``y = y + dt * k``): written into ``t``'s
@@ -642,7 +741,11 @@ class ArrayLowering:
                     "linalg.slogdet", list(v.args), pre, v, part=k)), s))
             return out
         if isinstance(v, ast.Call) and self.is_helper(v):
-            infos = self.helper_results(v)
+            infos, fresh = self.helper_summary(v)
+            names = [e.id if isinstance(e, ast.Name) else None for e in t.elts]
+            if len(infos) == len(names) and None not in names and any(
+                    i[0] > 0 and self.rebinds_array(nm) for nm, i in zip(names, infos)):
+                return self.rebind_to_results(s, infos, fresh, pre)
             for tgt, i in zip(t.elts, infos):
                 if isinstance(tgt, ast.Name) and i[0] > 0:
                     self.info[tgt.id] = i
@@ -656,6 +759,36 @@ class ArrayLowering:
             return self.unpack_array(s, pre)
         s.value = self.scalar(v, pre)
         return [s]
+
+    def rebinds_array(self, nm):
+        """Whether binding ``nm`` now rebinds a name that holds an array."""
+        cur = self.renames.get(nm, nm)
+        return cur in self.info or cur in self.params or cur in self.views
+
+    def rebind_to_results(self, s, infos, fresh, pre):
+        """``a, b = f(a, b)``, a helper returning a tuple of arrays bound to names that hold
+        arrays: the results are bound to fresh names first, then the names rebound to them as
+        ``a, b = a_new, b_new`` (so each name keeps the array the engine sees; inside a loop the
+        values are copied into it).  A result that is one of the helper's arguments (``return b,
+        a``) would be copied over while still read: refused."""
+        t, call = s.targets[0], s.value
+        for e, (nd, _), new in zip(t.elts, infos, fresh):
+            if nd > 0 and not new:
+                raise self.err(s, f"rebinding `{e.id}` to an array {self.n.resolver.dotted(call.func)} returns "
+                               "without making it (one of its arguments, a view or a global)",
+                               "return a new array from the helper (`return b.copy(), a.copy()`)")
+        parts = [self.fresh(e.id + "_new") for e in t.elts]
+        made = ast.copy_location(ast.Assign(targets=[ast.Tuple(elts=[N(p, True) for p in parts], ctx=ast.Store())],
+                                            value=call), s)
+        pre += self.assign_tuple(made, pre)       # before the checks the rebinding adds to `pre`
+        rebind = ast.copy_location(ast.Assign(targets=[t], value=ast.Tuple(elts=[N(p) for p in parts],
+                                                                            ctx=ast.Load())), s)
+        saved = getattr(self, "_parts", set())
+        self._parts = saved | set(parts)
+        try:
+            return self.rebind_tuple(rebind, pre)
+        finally:
+            self._parts = saved
 
     def unpack_array(self, s, pre):
         """``a, b, c = x`` / ``xi, yi, zi = r[i]`` with an array value: its rows along the first axis
@@ -688,8 +821,11 @@ class ArrayLowering:
 
     def rebind_tuple(self, s, pre):
         """``a, b = x, y`` with arrays among the values.  At the top level: the array values bound
-        one after another to fresh names (all values read first); inside a loop or branch a
-        permutation of array names (``u, un = un, u``, double buffering) exchanges their elements."""
+        one after another to fresh names (all values read first).  Inside a loop or branch each
+        name is rebound as a single rebinding would be (``a = x``), in an order in which no value
+        is read after the array it reads was rewritten; a cycle of names (``u, un = un, u``, double
+        buffering, ``a, b, c = b, c, a``) exchanges their elements, and a value that is an
+        expression on a cycle is first computed into a fresh array."""
         t, v = s.targets[0], s.value
         pairs = list(zip([e.id for e in t.elts], v.elts))
         arrays = [(nm, x) for nm, x in pairs if self.ndim(x) > 0]
@@ -712,15 +848,82 @@ class ArrayLowering:
             for nm, src in temps:
                 self.alias(nm, src)
             return out
-        names = [self.renames.get(nm, nm) for nm, _ in arrays]
-        srcs = [x.id if isinstance(x, ast.Name) else None for _, x in arrays]
-        if None in srcs or sorted(srcs) != sorted(names) or any(
-                n in self.views or n in self.params or n in self.shared for n in names):
-            raise self.err(s, "rebinding array names to other arrays inside a loop or branch by tuple assignment",
-                           "exchange whole buffers only (`u, un = un, u`), or copy: `u[:] = un`")
-        perm = [(dst, src) for dst, src in zip(names, srcs) if dst != src]
+        targets = [nm for nm, _ in arrays]
+        if len(set(targets)) != len(targets):
+            raise self.err(s, "the same name bound twice by one tuple assignment", "use one name per value")
+        plain = [x.id for _, x in arrays if isinstance(x, ast.Name)]
+        if len(set(plain)) != len(plain):
+            raise self.err(s, "one array bound to two names by a tuple assignment inside a loop or branch",
+                           "copy it: `a, b = x, x.copy()`")
+        held = {nm: self.renames.get(nm, nm) for nm in targets}
+        for nm, arr in held.items():
+            if arr in self.views:
+                raise self.err(s, f"rebinding the view `{nm}` inside a loop or branch by tuple assignment",
+                               f"copy the values: `{nm}[:] = ...`")
+        bound = {nm for nm in targets if held[nm] in self.info or held[nm] in self.params}
+        parts = getattr(self, "_parts", set())
+
+        def reads(x):
+            """The targets whose current arrays the value ``x`` reads (also through views)."""
+            got = set()
+            for n in iter_nodes(x):
+                if isinstance(n, ast.Name):
+                    base = self.views[n.id].base if n.id in self.views else n.id
+                    got |= {nm for nm in bound if held[nm] == base}
+            return got
+
+        pending = list(arrays)
+        while pending:
+            pick = next((k for k, (nm, _) in enumerate(pending)
+                         if not any(nm in reads(x) for j, (_, x) in enumerate(pending) if j != k)), None)
+            if pick is not None:
+                nm, x = pending.pop(pick)
+                out += self.rebind_one(nm, held[nm], x, nm in bound, parts, pre, s)
+                continue
+            srcs = [x.id if isinstance(x, ast.Name) else None for _, x in pending]
+            names = [held[nm] for nm, _ in pending]
+            if None not in srcs and sorted(srcs) == sorted(names):
+                out += self.exchange([(held[nm], x.id) for nm, x in pending], s)
+                break
+            # a cycle through an expression: compute one value into a fresh array first
+            k = next(k for k, (_, x) in enumerate(pending) if not isinstance(x, ast.Name))
+            nm, x = pending[k]
+            tmp = self.fresh(nm + "_new")
+            pre += self.assign_name(tmp, x, pre, s)
+            parts = parts | {tmp}
+            pending[k] = (nm, N(tmp))
+        return out
+
+    def rebind_one(self, t, cur, x, bound, parts, pre, s):
+        """One name of a tuple rebinding inside a loop or branch: ``t = x`` where no value still
+        to be bound reads ``t``'s array.  A fresh part or another rebound name's array is copied
+        into ``t``'s array; anything else is rebound as ``t = x`` alone would be."""
+        if isinstance(x, ast.Name) and x.id not in self.views:
+            other = any(self.renames.get(n, n) == x.id for n in self.levels_targets(s)) and x.id != cur
+            if x.id in parts or other:
+                if bound:
+                    return self.rebind_in_place(t, cur, N(x.id), pre, s)
+                if x.id in parts:
+                    self.info[t] = self.array_info(x.id)
+                    return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(x.id)), s)]
+                return self.assign_name(t, ast.Call(func=self.npf("copy"), args=[N(x.id)], keywords=[]), pre, s)
+            if x.id == cur:
+                return []
+        return self.assign_name(t, x, pre, s)
+
+    @staticmethod
+    def levels_targets(s):
+        return [e.id for e in s.targets[0].elts if isinstance(e, ast.Name)]
+
+    def exchange(self, perm, s):
+        """A permutation of arrays (``dst`` takes the elements of ``src``), element by element."""
+        perm = [(dst, src) for dst, src in perm if dst != src]
         if not perm:
-            return out
+            return []
+        for n in {d for d, _ in perm}:
+            if n in self.params or n in self.shared:
+                raise self.err(s, "rebinding array names to other arrays inside a loop or branch by tuple "
+                               "assignment", "exchange whole buffers only (`u, un = un, u`), or copy: `u[:] = un`")
         first = perm[0][0]
         nd, dt = self.array_info(first)
         for dst, _ in perm[1:]:
@@ -731,7 +934,7 @@ class ArrayLowering:
         for dst, _ in perm[1:]:
             for k in range(nd):
                 self.check(copy.deepcopy(ext[k]), _shape(dst, k), checks, s, f"exchanging {first} and {dst}")
-        out += located(checks, s)
+        out = located(checks, s)
         held = {src: self.fresh(src + "_v") for src in {src for _, src in perm}}
         for nm in held.values():
             self.sdt[nm] = dt
@@ -1043,7 +1246,7 @@ class ArrayLowering:
         if s.value is None:
             return [s]
         vals = s.value.elts if isinstance(s.value, ast.Tuple) else [s.value]
-        out, info = [], []
+        out, info, made = [], [], set()
         for v in vals:
             nd = self.ndim(v)
             if nd == 0:
@@ -1056,9 +1259,15 @@ class ArrayLowering:
                 tmp = self.fresh("result")
                 arr = self.value(v, pre)
                 self.materialise_into(tmp, arr, pre, s)
+                made.add(tmp)
                 out.append(N(tmp))
                 info.append((arr.ndim, arr.dtype))
         self.result_info = info
+        # an array result is fresh unless it is a parameter's array or one bound nowhere here (a global)
+        made_here = set(self.stores) | set(self.renames.values()) | made
+        self.result_fresh = [nd > 0 and isinstance(v, ast.Name) and v.id not in self.params
+                             and v.id not in self.views and v.id not in self.shared and v.id in made_here
+                             for v, (nd, _) in zip(out, info)]
         if len(self.n.stack) == 1 and any(nd for nd, _ in info):
             return self.seeded_return(out, info, pre, s)
         s.value = out[0] if len(out) == 1 else ast.Tuple(elts=out, ctx=ast.Load())
@@ -2541,10 +2750,14 @@ class ArrayLowering:
     # ---------------------------------------------------------------- helpers
     def helper_results(self, call):
         """(ndim, dtype) of each value an @njit helper returns, for these arguments."""
+        return self.helper_summary(call)[0]
+
+    def helper_summary(self, call):
+        """``helper_results`` and, per result, whether the helper makes that array afresh."""
         key = ("helper", ast.dump(call))
         cache = self.__dict__.setdefault("_helper_cache", {})
         if key not in cache:
-            cache[key] = self.n.helper_result_info(call, self)
+            cache[key] = self.n.helper_result_summary(call, self)
         return cache[key]
 
     def helper_views(self, caller_views, alloc):
@@ -2689,6 +2902,109 @@ def _written_arrays(stmts, rebinding=True) -> set:
                 elif not (isinstance(root, ast.Name) and root.id in ("np", "numpy", "math")):
                     out |= {a.id for a in n.args if isinstance(a, ast.Name)}
     return out
+
+
+_NOT_WRITING = {"len", "range", "print", "min", "max", "abs", "float", "int", "bool", "sum", "enumerate", "zip",
+                "round", "isinstance", "any", "all"}
+_NP_WRITING = {"copyto", "put", "place", "putmask", "fill_diagonal"}
+
+
+def _writes_in_place(stmts, t, callee_writes=None) -> bool:
+    """Whether ``stmts`` may write the array ``t`` names (or a view or second name of it bound
+    there) in place: element or slice stores, augmented assignments, ``.fill``/``.sort``, NumPy's
+    writing functions and ``out=``, or passing it to a call: an ``@njit`` helper that writes that
+    parameter (``callee_writes(call)``: the positions and keywords it writes, None when unknown)
+    or anything else."""
+    names = {t}
+    grew = True
+    while grew:
+        grew = False
+        for s in stmts:
+            for n in iter_nodes(s):
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                        and isinstance(_root(n.value), ast.Name) and _root(n.value).id in names \
+                        and isinstance(n.value, (ast.Name, ast.Subscript, ast.Attribute)) \
+                        and n.targets[0].id not in names:
+                    names.add(n.targets[0].id)
+                    grew = True
+    for s in stmts:
+        for n in iter_nodes(s):
+            if isinstance(n, (ast.Subscript, ast.Attribute)) and isinstance(n.ctx, ast.Store) \
+                    and isinstance(_root(n), ast.Name) and _root(n).id in names:
+                return True
+            if isinstance(n, ast.AugAssign) and isinstance(_root(n.target), ast.Name) and _root(n.target).id in names:
+                return True
+            if isinstance(n, ast.Call):
+                f, root = n.func, _root(n.func)
+                args = {a.id for a in list(n.args) + [k.value for k in n.keywords] if isinstance(a, ast.Name)}
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in names:
+                    if f.attr in ("fill", "sort", "resize", "put", "itemset"):
+                        return True
+                    continue
+                if isinstance(root, ast.Name) and root.id in ("np", "numpy", "math"):
+                    name = f.attr if isinstance(f, ast.Attribute) else ""
+                    if (name in _NP_WRITING and args & names) or any(
+                            k.arg == "out" and isinstance(k.value, ast.Name) and k.value.id in names
+                            for k in n.keywords):
+                        return True
+                    continue
+                if isinstance(f, ast.Name) and f.id in _NOT_WRITING:
+                    continue
+                known = callee_writes(n) if callee_writes is not None else None
+                if known is not None:
+                    if any(isinstance(a, ast.Name) and a.id in names and k in known for k, a in enumerate(n.args)) \
+                            or any(isinstance(kw.value, ast.Name) and kw.value.id in names and kw.arg in known
+                                   for kw in n.keywords):
+                        return True
+                    continue
+                if args & names:
+                    return True
+    return False
+
+
+def _rebound_names(s) -> list:
+    """Names the assignment ``s`` rebinds, in order (``hu`` in ``h, hu = hn, hu`` keeps the array
+    it holds: not a rebinding)."""
+    if not isinstance(s, ast.Assign):
+        return []
+    out = []
+    for tgt in s.targets:
+        elts = tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]
+        vals = s.value.elts if isinstance(s.value, (ast.Tuple, ast.List)) and len(s.value.elts) == len(elts) \
+            else [s.value] if len(elts) == 1 else [None] * len(elts)
+        for e, x in zip(elts, vals):
+            if isinstance(e, ast.Name) and e.id not in out and not (isinstance(x, ast.Name) and x.id == e.id):
+                out.append(e.id)
+    return out
+
+
+def _written_before_rebinding(s, t, callee_writes=None) -> bool:
+    """Whether the loop or branch ``s`` may write ``t`` in place before its first rebinding of
+    ``t`` ran (so while ``t`` is still the caller's array).  False only where a statement directly
+    in its body rebinds ``t`` and nothing before it (the loop's test included) nor, for a branch,
+    the other arm writes it."""
+    if not _writes_in_place([s], t, callee_writes):
+        return False
+    head = [s.test] if isinstance(s, (ast.While, ast.If)) else []
+    if head and _writes_in_place([ast.Expr(value=e) for e in head], t, callee_writes):
+        return True
+    if isinstance(s, ast.If) and _writes_in_place(s.orelse, t, callee_writes):
+        return True
+    for x in s.body:
+        if t in _rebound_names(x):
+            return _writes_in_place([x], t, callee_writes)
+        if _writes_in_place([x], t, callee_writes):
+            return True
+    return True
+
+
+def _rebinds_every_time(s, t, callee_writes=None) -> bool:
+    """Whether every run of the loop or branch ``s`` that writes ``t`` also rebinds it: a statement
+    directly in its body rebinds ``t`` (a loop that runs no iteration writes nothing) and, for a
+    branch, the other arm does not write it."""
+    if not any(t in _rebound_names(x) for x in s.body):
+        return False
+    return not isinstance(s, ast.If) or not _writes_in_place(s.orelse, t, callee_writes)
 
 
 def _is_shape(e):

@@ -829,15 +829,23 @@ class Normaliser:
 
     def helper_result_info(self, call, lowering):
         """(ndim, dtype) of each result of the helper ``call`` names (for the array lowering)."""
+        return self.helper_result_summary(call, lowering)[0]
+
+    def helper_result_summary(self, call, lowering):
+        """(ndim, dtype) of each result of the helper ``call`` names, and per result whether it
+        is an array the helper makes afresh (not one of its parameters, a view or a global)."""
         hp = self.helper_primal(self.helper_of(call))
         if hp.name in self.stack:
             raise self.err(call, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
         arrays, views = lowering.arg_infos(hp.params, call.args)
         arrays.update({p: (len(v.axes), v.dtype) for p, v in views.items()})
-        inner = Normaliser(hp, arrays, NameAllocator(names_in(hp.tree)), self.stack,
-                           Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext).run()
-        return inner.result_info or [(0, "float64")] * len(inner.results)
+        nz = Normaliser(hp, arrays, NameAllocator(names_in(hp.tree)), self.stack,
+                        Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
+                        else self.resolver, ext=self.ext)
+        inner = nz.run()
+        infos = inner.result_info or [(0, "float64")] * len(inner.results)
+        fresh = getattr(nz.lowering, "result_fresh", None) or [False] * len(infos)
+        return infos, fresh
 
     def inline(self, helper, expr: ast.Call, out, want, base):
         hp = self.helper_primal(helper)
