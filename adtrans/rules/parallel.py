@@ -78,9 +78,54 @@ def _small_allocations(body) -> dict:
     return out
 
 
+def _first_index(idx):
+    """The first-axis index expression of a subscript's slice, or None for a slice (``a:b``)."""
+    first = idx.elts[0] if isinstance(idx, ast.Tuple) and idx.elts else idx
+    return None if isinstance(first, ast.Slice) or isinstance(idx, ast.Slice) else first
+
+
+def _statement_adds(body, d) -> int:
+    """How many ``d[...] += v`` statements lie in ``body``'s statement lists (through the blocks of
+    ``for``, ``while`` and ``if``: where :func:`_track_spans` reaches)."""
+    n = 0
+    for st in body:
+        if isinstance(st, (ast.For, ast.While, ast.If)):
+            n += _statement_adds(st.body, d) + _statement_adds(st.orelse, d)
+        elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Subscript) and \
+                isinstance(st.target.value, ast.Name) and st.target.value.id == d:
+            n += 1
+    return n
+
+
+def _track_spans(body, spans: dict) -> list:
+    """``body`` with, after every ``d[i, ...] += v`` of a shadow ``d`` in ``spans`` (nested blocks
+    too), ``lo = min(lo, i)`` and ``hi = max(hi, i)`` for that shadow's ``(lo, hi)`` names."""
+    out = []
+    for st in body:
+        for field in ("body", "orelse"):
+            if isinstance(st, (ast.For, ast.While, ast.If)):
+                setattr(st, field, _track_spans(getattr(st, field), spans))
+        out.append(st)
+        if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Subscript) and \
+                isinstance(st.target.value, ast.Name) and st.target.value.id in spans:
+            lo, hi = spans[st.target.value.id]
+            i = ast.unparse(_first_index(st.target.slice))
+            out.append(ast.parse(f"{lo} = min({lo}, int({i}))").body[0])
+            out.append(ast.parse(f"{hi} = max({hi}, int({i}))").body[0])
+    return out
+
+
 class PrangeRewriter:
-    def __init__(self, builder):
+    """The prange rewrite of the CPU lowering.  ``pools``: per-thread shadow copies come from the
+    adjoint's scratch-pool arguments (kept zeroed across calls, see
+    :mod:`adtrans.targets.cpu_runtime`; their dtypes are collected in ``scratch_dtypes``), each
+    thread's written rows are tracked and only those are added in and zeroed after the loop;
+    False keeps fresh zeroed copies summed whole (the plain form the tangent reads back)."""
+
+    def __init__(self, builder, pools: bool = False):
         self.b = builder
+        self.pools = pools
+        self.scratch_dtypes: set = set()
 
     def per_thread_scratch(self, scope, thread, nthreads, pre, notes):
         """Scratch arrays of one iteration (adjoint lanes, the tape) are allocated once per
@@ -150,6 +195,7 @@ class PrangeRewriter:
                 body = self.per_thread_arrays(body, small, thread, nthreads, pre)
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
+        slots, spans, tail = {}, {}, []
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -170,17 +216,54 @@ class PrangeRewriter:
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
             ndim = b.types[arr].ndim
-            shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
-            pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
             head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
             t = b.norm.alloc.fresh("per_thread_slot")
-            post.append(ast.parse(f"for {t} in range({nthreads} - 1):\n    {d} += {buf}[{t}]").body[0])
-            notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
-                         f"adds into {d} itself, each other thread into its own copy; memory "
-                         f"(n_threads - 1) x {d}.size")
+            note = (f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
+                    f"adds into {d} itself, each other thread into its own copy")
+            if self.pools:
+                dt = scalar_dtype_name(b.types[arr].dtype)
+                slot = slots.get(dt, 0)
+                slots[dt] = slot + 1
+                self.scratch_dtypes.add(dt)
+                pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, {slot}, max({nthreads} - 1, 0), "
+                                     f"{d})").body[0])
+                firsts = [_first_index(ix) for ix in idxs]
+                if all(f is not None for f in firsts) and _statement_adds(body, d) == len(idxs):
+                    span = b.norm.alloc.fresh(d + "_span")
+                    lo, hi = b.norm.alloc.fresh(d + "_lo"), b.norm.alloc.fresh(d + "_hi")
+                    spans[here] = (lo, hi)
+                    pre.append(ast.parse(f"{span} = touched_spans({nthreads}, {d}.shape[0])").body[0])
+                    head.append(ast.parse(f"{lo} = {d}.shape[0]").body[0])
+                    head.append(ast.parse(f"{hi} = -{d}.shape[0] - 1").body[0])
+                    tail.append(ast.parse(f"{span}[{thread}, 0] = min({span}[{thread}, 0], {lo})").body[0])
+                    tail.append(ast.parse(f"{span}[{thread}, 1] = max({span}[{thread}, 1], {hi})").body[0])
+                    rows = f"numba.prange({span}[{t} + 1, 0], {span}[{t} + 1, 1] + 1)"
+                    note += " (rows from the lowest to the highest it wrote)"
+                else:
+                    rows = f"numba.prange({d}.shape[0])"
+                r = b.norm.alloc.fresh("row")
+                inner = [b.norm.alloc.fresh("col") for _ in range(ndim - 1)]
+                at = ", ".join([r] + inner)
+                code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
+                for k in range(ndim - 1, 0, -1):
+                    code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + "\n".join(
+                        "    " + ln for ln in code.splitlines())
+                code = f"for {r} in {rows}:\n" + "\n".join("    " + ln for ln in code.splitlines())
+                code = f"for {t} in range(max({nthreads} - 1, 0)):\n" + "\n".join(
+                    "    " + ln for ln in code.splitlines())
+                post.append(ast.parse(code).body[0])
+                notes.append(note + "; the copies come from the scratch pool (kept zeroed between calls: "
+                             "the sum after the loop zeroes what it adds)")
+            else:
+                shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
+                pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
+                post.append(ast.parse(f"for {t} in range({nthreads} - 1):\n    {d} += {buf}[{t}]").body[0])
+                notes.append(note + f"; memory (n_threads - 1) x {d}.size")
             for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
                     node.value = name(here)
+        if spans:
+            body = _track_spans(body, spans)
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
@@ -188,7 +271,6 @@ class PrangeRewriter:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in inverse and inverse[node.target.id] in scope.live_in:
                 written.add(node.target.id)
-        tail = []
         for d in sorted(written):
             x = inverse[d]
             part = b.norm.alloc.fresh(d + "_part")
