@@ -121,3 +121,30 @@ def test_call_that_raises_drops_the_pool():
         _scratch_zero()
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+_gather_adjoint = adtrans.adjoint(P.gather, ("dup", "const", "dup")).jit
+
+
+@numba.njit
+def _gather_from_jit(x, d_x, idx, w, d_w):
+    return _gather_adjoint(x, d_x, idx, w, d_w, 1.0)
+
+
+@needs_two
+def test_adjoint_called_from_njit_code_uses_fresh_buffers():
+    rng = np.random.default_rng(4)
+    activity = ("dup", "const", "dup")
+    seed_out = CASES[0][3]
+    numba.set_num_threads(2)
+    try:
+        args = _gather_args(rng, 200, 900)
+        expected = _fresh(P.gather, args, activity, seed_out)
+        for _ in range(2):
+            x, idx, w = (a.copy() for a in args)
+            d_x, d_w = seed_out(x), seed_out(w)
+            _gather_from_jit(x, d_x, idx, w, d_w)
+            np.testing.assert_array_equal(d_x, expected[0][0])
+            np.testing.assert_array_equal(d_w, expected[0][1])
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
