@@ -11,7 +11,11 @@ In the adjoint of a ``prange`` loop a read ``x[e]`` becomes an accumulation
   arrays, a table read by every iteration): thread 0 accumulates into the
   shadow itself, every other thread into its own zeroed copy (indexed by the
   thread id), and the copies are added after the loop.  One thread needs no
-  copy at all; deterministic for a given thread count, no atomics.
+  copy at all; deterministic for a given thread count, no atomics.  On the CPU target
+  with pools the copies come from the adjoint's scratch-pool arguments and are kept across
+  calls: each thread records the lowest and highest first index it wrote, and the sum after
+  the loop adds in and zeroes only those rows, leaving the copies zeroed for the next call
+  (no allocation, no zero fill, no first-touch page faults per call).
 
 Adjoints of scalars read by every iteration accumulate into a private partial
 sum per iteration, added into one slot per thread (not Numba's reduction
