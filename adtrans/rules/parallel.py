@@ -101,21 +101,24 @@ def _statement_adds(body, d) -> int:
     return n
 
 
-def _track_spans(body, spans: dict) -> list:
+def _track_spans(body, spans: dict, thread: str) -> list:
     """``body`` with, after every ``d[i, ...] += v`` of a shadow ``d`` in ``spans`` (nested blocks
-    too), ``lo = min(lo, i)`` and ``hi = max(hi, i)`` for that shadow's ``(lo, hi)`` names."""
+    too), ``lo = min(lo, i)`` and ``hi = max(hi, i)`` for that shadow's ``(lo, hi)`` names, on
+    threads other than 0 (thread 0 adds into the shadow itself: its rows need no sum)."""
     out = []
     for st in body:
         for field in ("body", "orelse"):
             if isinstance(st, (ast.For, ast.While, ast.If)):
-                setattr(st, field, _track_spans(getattr(st, field), spans))
+                setattr(st, field, _track_spans(getattr(st, field), spans, thread))
         out.append(st)
         if isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Subscript) and \
                 isinstance(st.target.value, ast.Name) and st.target.value.id in spans:
             lo, hi = spans[st.target.value.id]
             i = ast.unparse(_first_index(st.target.slice))
-            out.append(ast.parse(f"{lo} = min({lo}, int({i}))").body[0])
-            out.append(ast.parse(f"{hi} = max({hi}, int({i}))").body[0])
+            guard = ast.parse(f"if {thread} != 0:\n    {lo} = min({lo}, int({i}))\n"
+                              f"    {hi} = max({hi}, int({i}))").body[0]
+            guard.adtrans_bookkeeping = True
+            out.append(guard)
     return out
 
 
@@ -267,7 +270,7 @@ class PrangeRewriter:
                 if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
                     node.value = name(here)
         if spans:
-            body = _track_spans(body, spans)
+            body = _track_spans(body, spans, ids[0])
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
