@@ -13,9 +13,9 @@ In the adjoint of a ``prange`` loop a read ``x[e]`` becomes an accumulation
   thread id), and the copies are added after the loop.  One thread needs no
   copy at all; deterministic for a given thread count, no atomics.  On the CPU target
   with pools the copies come from the adjoint's scratch-pool arguments and are kept across
-  calls: each thread records the lowest and highest first index it wrote, and the sum after
-  the loop adds in and zeroes only those rows, leaving the copies zeroed for the next call
-  (no allocation, no zero fill, no first-touch page faults per call).
+  calls: the sum after the loop zeroes each element as it adds it in, leaving the copies
+  zeroed for the next call (no allocation, no zero fill, no first-touch page faults per call;
+  ``PrangeRewriter.TRACK_SPANS`` would also sum only the rows each thread wrote).
 
 Adjoints of scalars read by every iteration accumulate into a private partial
 sum per iteration, added into one slot per thread (not Numba's reduction
