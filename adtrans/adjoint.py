@@ -14,29 +14,39 @@ from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
 from .targets.cpu import CPU
-from .targets.cpu_runtime import tape_pool
+from .targets.cpu_runtime import scratch_pool, tape_pool
 
 
 _POOLS = threading.local()
 
 
-def tape_pools(fn, dtypes) -> tuple:
+def tape_pools(fn, dtypes, scratch=()) -> tuple:
     """The tape pools (one-element typed lists, see :mod:`adtrans.targets.cpu_runtime`) of the
     compiled adjoint ``fn`` for the calling Python thread: one per dtype in ``dtypes``, kept
-    between calls so that a call starts from the tape the previous one grew.  Per thread, so
-    two Python threads calling one adjoint at once never share a tape."""
+    between calls so that a call starts from the tape the previous one grew; then one scratch
+    pool (per-thread prange buffers, kept zeroed) per dtype in ``scratch``.  Per thread, so
+    two Python threads calling one adjoint at once never share a tape or a buffer."""
     pools = getattr(_POOLS, "by_fn", None)
     if pools is None:
         pools = _POOLS.by_fn = {}
     hit = pools.get(id(fn))
     if hit is None or hit[0] is not fn:
-        hit = pools[id(fn)] = (fn, tuple(tape_pool(np.empty(1024, np.dtype(dt))) for dt in dtypes))
+        made = tuple(tape_pool(np.empty(1024, np.dtype(dt))) for dt in dtypes) + \
+            tuple(scratch_pool(np.zeros(0, np.dtype(dt))) for dt in scratch)
+        hit = pools[id(fn)] = (fn, made)
     return hit[1]
 
 
+def drop_pools(fn) -> None:
+    """Forget the calling thread's pools of ``fn`` (after a call that raised: a prange loop left
+    midway may leave a per-thread buffer not zeroed)."""
+    getattr(_POOLS, "by_fn", {}).pop(id(fn), None)
+
+
 def release_tapes() -> None:
-    """Drop the tapes the calling thread's adjoints keep between calls (their memory goes back
-    when no call uses them); the next call of each adjoint starts with a fresh tape."""
+    """Drop the tapes and per-thread prange buffers the calling thread's adjoints keep between
+    calls (their memory goes back when no call uses them); the next call of each adjoint starts
+    with fresh ones."""
     _POOLS.by_fn = {}
 
 
@@ -77,12 +87,18 @@ class AdjointFunction:
             if len(seeds) < len(gen.seeds):
                 seeds = seeds + [1.0] * (len(gen.seeds) - len(seeds))
             full += seeds[:len(gen.seeds)]
-        if gen.tape_pools:
-            full += tape_pools(fn, gen.tape_pools)
+        scratch = getattr(gen, "scratch_pools", None) or ()
+        if gen.tape_pools or scratch:
+            full += tape_pools(fn, gen.tape_pools, scratch)
         try:
             out = fn(*full)
         except NumbaError as exc:       # typing or compiling the generated code failed: our bug
+            drop_pools(fn)
             raise located_error(self.primal, gen, fn, exc) from None
+        except BaseException:
+            if scratch:
+                drop_pools(fn)
+            raise
         return () if out is None else out       # no active scalars: the adjoint returns nothing
 
     @property

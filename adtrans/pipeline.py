@@ -40,6 +40,7 @@ class Generated:
     where: dict = None          # line of the function source -> (user's file, line)
     seed_args: int = 0      # kernels returning arrays: seeds passed as arguments, one per result
     tape_pools: list = None     # dtypes of the optional trailing tape-pool arguments (CPU target)
+    scratch_pools: list = None  # dtypes of the scratch-pool arguments after them (prange buffers)
     written: tuple = None   # parameters the kernel may write (None: unknown, take all)
 
 
@@ -121,7 +122,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
                      where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params),
-                     tape_pools=conv.get("tape_pools") or [])
+                     tape_pools=conv.get("tape_pools") or [], scratch_pools=conv.get("scratch_pools") or [])
 
 
 def _generate_split(primal, activity, argtypes, records, target, name, cache) -> Generated:

@@ -150,3 +150,24 @@ def nested_prange(x, out):
         for j in prange(x.shape[0]):
             s += x[j] * x[i]
         out[i] = s
+
+
+@njit(parallel=True, cache=True)
+def corner_gather(pos, elems, w, out):
+    for e in prange(elems.shape[0]):
+        s = 0.0
+        for j in range(elems.shape[1]):
+            a = elems[e, j]
+            s += w[j] * pos[a, 0] * pos[a, 1] + pos[a, 1] * pos[a, 1]
+        out[e] = s
+
+
+@njit(parallel=True, cache=True)
+def gather_checked(x, idx, w):
+    s = 0.0
+    for i in prange(idx.shape[0]):
+        v = x[idx[i]]
+        if v > 10.0:
+            raise ValueError("x too large")
+        s += w[i] * v * v
+    return s

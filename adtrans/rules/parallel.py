@@ -11,7 +11,10 @@ In the adjoint of a ``prange`` loop a read ``x[e]`` becomes an accumulation
   arrays, a table read by every iteration): thread 0 accumulates into the
   shadow itself, every other thread into its own zeroed copy (indexed by the
   thread id), and the copies are added after the loop.  One thread needs no
-  copy at all; deterministic for a given thread count, no atomics.
+  copy at all; deterministic for a given thread count, no atomics.  On the CPU target
+  with pools the copies come from the adjoint's scratch-pool arguments and are kept across
+  calls: the sum after the loop zeroes each element as it adds it in, leaving the copies
+  zeroed for the next call (no allocation, no zero fill, no first-touch page faults per call).
 
 Adjoints of scalars read by every iteration accumulate into a private partial
 sum per iteration, added into one slot per thread (not Numba's reduction
@@ -79,8 +82,15 @@ def _small_allocations(body) -> dict:
 
 
 class PrangeRewriter:
-    def __init__(self, builder):
+    """The prange rewrite of the CPU lowering.  ``pools``: per-thread shadow copies come from the
+    adjoint's scratch-pool arguments (kept zeroed across calls, see
+    :mod:`adtrans.targets.cpu_runtime`; their dtypes are collected in ``scratch_dtypes``), each
+    added in and zeroed after the loop; False keeps fresh zeroed copies summed whole (the plain form the tangent reads back)."""
+
+    def __init__(self, builder, pools: bool = False):
         self.b = builder
+        self.pools = pools
+        self.scratch_dtypes: set = set()
 
     def per_thread_scratch(self, scope, thread, nthreads, pre, notes):
         """Scratch arrays of one iteration (adjoint lanes, the tape) are allocated once per
@@ -150,6 +160,7 @@ class PrangeRewriter:
                 body = self.per_thread_arrays(body, small, thread, nthreads, pre)
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
+        slots, tail = {}, []
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -170,20 +181,42 @@ class PrangeRewriter:
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
             ndim = b.types[arr].ndim
-            shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
-            pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
             head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
-            # summed by loops, not `d += buf[t]`: Numba compiles an array expression's broadcasting
-            # machinery (~0.2 s of the adjoint's first call); same order of additions
             t = b.norm.alloc.fresh("per_thread_slot")
-            ks = [b.norm.alloc.fresh("k") for _ in range(ndim)]
-            loops = "".join(f"\n{'    ' * (j + 1)}for {k} in range({d}.shape[{j}]):" for j, k in enumerate(ks))
-            at = ", ".join(ks)
-            post.append(ast.parse(f"for {t} in range({nthreads} - 1):{loops}\n{'    ' * (ndim + 1)}"
-                                  f"{d}[{at}] += {buf}[{t}, {at}]").body[0])
-            notes.append(f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
-                         f"adds into {d} itself, each other thread into its own copy; memory "
-                         f"(n_threads - 1) x {d}.size")
+            note = (f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
+                    f"adds into {d} itself, each other thread into its own copy")
+            if self.pools:
+                dt = scalar_dtype_name(b.types[arr].dtype)
+                slot = slots.get(dt, 0)
+                slots[dt] = slot + 1
+                self.scratch_dtypes.add(dt)
+                pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, {slot}, max({nthreads} - 1, 0), "
+                                     f"{d})").body[0])
+                rows = f"numba.prange({d}.shape[0])"
+                r = b.norm.alloc.fresh("row")
+                inner = [b.norm.alloc.fresh("col") for _ in range(ndim - 1)]
+                at = ", ".join([r] + inner)
+                code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
+                for k in range(ndim - 1, 0, -1):
+                    code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + "\n".join(
+                        "    " + ln for ln in code.splitlines())
+                code = f"for {r} in {rows}:\n" + "\n".join("    " + ln for ln in code.splitlines())
+                code = f"for {t} in range(max({nthreads} - 1, 0)):\n" + "\n".join(
+                    "    " + ln for ln in code.splitlines())
+                post.append(ast.parse(code).body[0])
+                notes.append(note + "; the copies come from the scratch pool (kept zeroed between calls: "
+                             "the sum after the loop zeroes what it adds)")
+            else:
+                shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
+                pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
+                # summed by loops, not `d += buf[t]`: Numba compiles an array expression's broadcasting
+                # machinery (~0.2 s of the adjoint's first call); same order of additions
+                ks = [b.norm.alloc.fresh("k") for _ in range(ndim)]
+                loops = "".join(f"\n{'    ' * (j + 1)}for {k} in range({d}.shape[{j}]):" for j, k in enumerate(ks))
+                at = ", ".join(ks)
+                post.append(ast.parse(f"for {t} in range({nthreads} - 1):{loops}\n{'    ' * (ndim + 1)}"
+                                      f"{d}[{at}] += {buf}[{t}, {at}]").body[0])
+                notes.append(note + f"; memory (n_threads - 1) x {d}.size")
             for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
                 if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
                     node.value = name(here)
@@ -194,7 +227,6 @@ class PrangeRewriter:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in inverse and inverse[node.target.id] in scope.live_in:
                 written.add(node.target.id)
-        tail = []
         for d in sorted(written):
             x = inverse[d]
             part = b.norm.alloc.fresh(d + "_part")

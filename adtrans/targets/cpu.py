@@ -12,7 +12,8 @@ from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
                           "\nfrom adtrans.targets.cpu_lapack import cholesky_adjoint, cofactors"
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
-                          "tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, thread_id\n")
+                          "scratch_rows, tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, "
+                          "thread_id\n")
 
 
 class CpuTarget(Target):
@@ -64,13 +65,19 @@ class CpuTarget(Target):
         for dt in lowering.pooled:      # optional trailing arguments (see targets/cpu_runtime.py)
             func.args.args.append(ast.arg(arg=lowering.pool_name(dt)))
             func.args.defaults.append(ast.Constant(None))
+        scratch = sorted(lowering.prange.scratch_dtypes)
+        for dt in scratch:              # per-thread prange buffers, kept zeroed across calls
+            func.args.args.append(ast.arg(arg=f"scratch_pool_{dt}"))
+            func.args.defaults.append(ast.Constant(None))
         func.adtrans_tape_pools = list(lowering.pooled)
+        func.adtrans_scratch_pools = scratch
         return func
 
     def call_convention(self, marked, func) -> dict:
         parallel = any(s.prange_var for s in marked.builder.scopes) or "numba.prange" in ast.unparse(func)
         return {"returns": list(marked.active_scalars), "seeds": list(marked.seed_params), "parallel": parallel,
-                "tape_pools": list(getattr(func, "adtrans_tape_pools", ()))}
+                "tape_pools": list(getattr(func, "adtrans_tape_pools", ())),
+                "scratch_pools": list(getattr(func, "adtrans_scratch_pools", ()))}
 
     def decorator(self, primal, parallel: bool, cache: bool = True) -> str:
         opts = []

@@ -16,7 +16,8 @@ a result.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 from numba.typed import List
 
 
@@ -121,6 +122,59 @@ def tape_restore_array(tape, top, out):
         out[idx] = tape[k]
         k += 1
     return top
+
+
+# Per-thread buffers of prange adjoints, kept across calls.  A generated adjoint whose prange
+# loops need per-thread copies of a shadow takes one optional trailing argument per dtype,
+# ``scratch_pool_<dtype>``: a ``numba.typed.List`` of 1-D arrays, one per buffer slot of a loop
+# (slots are reused by the function's prange loops one after the other).  Every array in a
+# pool is all zeros between uses: the loop writes only into its own copies and the reduction
+# after the loop zeroes every element it adds in.  Omitted (``None``), the buffers are fresh
+# zeroed arrays, as before.  :class:`adtrans.adjoint.AdjointFunction` keeps one pool per
+# compiled adjoint and Python thread, and drops it when a call raises (a loop left midway
+# may leave a copy unreduced).
+@njit(cache=True)
+def scratch_pool(empty):
+    """A scratch pool whose first slot is ``empty`` (a 1-D array, usually of size 0); made in
+    compiled code for the reason :func:`tape_pool` is."""
+    pool = List()
+    pool.append(empty)
+    return pool
+
+
+@njit(cache=True)
+def _scratch_slot(pool, slot, size):
+    while len(pool) <= slot:
+        pool.append(np.zeros(0, pool[0].dtype))
+    if pool[slot].shape[0] < size:
+        pool[slot] = np.zeros(size, pool[0].dtype)
+    return pool[slot]
+
+
+def scratch_rows(pool, slot, rows, like):
+    """``rows`` zeroed copies of ``like``'s shape, as an array of shape ``(rows,) + like.shape``:
+    a view of slot ``slot`` of ``pool`` (grown if smaller; the caller leaves it zeroed), or a
+    fresh ``np.zeros`` when ``pool`` is None (or omitted)."""
+    shape = (rows,) + like.shape
+    if pool is None:
+        return np.zeros(shape, like.dtype)
+    n = rows * like.size
+    return _scratch_slot(pool, slot, n)[:n].reshape(shape)
+
+
+def _no_pool(pool) -> bool:
+    return isinstance(pool, (types.NoneType, types.Omitted)) or pool is None
+
+
+@overload(scratch_rows)
+def _scratch_rows(pool, slot, rows, like):
+    if _no_pool(pool):
+        return lambda pool, slot, rows, like: np.zeros((rows,) + like.shape, like.dtype)
+
+    def view(pool, slot, rows, like):
+        n = rows * like.size
+        return _scratch_slot(pool, slot, n)[:n].reshape((rows,) + like.shape)
+    return view
 
 
 # Thread ids for per-thread adjoint buffers.  Numba's public get_thread_id /

@@ -199,7 +199,7 @@ class CpuLowering(MarkerLowering):
         super().__init__(builder, seeds)
         self.pools = pools          # tapes from pool arguments and popped arrays as views (CpuTarget)
         self.loops = {id(s.loop_node): s for s in builder.scopes if s.loop_node is not None}
-        self.prange = PrangeRewriter(builder)
+        self.prange = PrangeRewriter(builder, pools)
 
     def run(self, body):
         """The lowered statements of the marked ``body``."""

@@ -534,7 +534,9 @@ def _comments(stmts):
     """One ``# adjoint of: <line>`` before each run of reverse statements of one source statement."""
     out, prev = [], None
     for s in stmts:
-        if isinstance(s, _COMPOUND):
+        if getattr(s, "adtrans_bookkeeping", False):     # e.g. a prange span update: no comment, keeps the run
+            pass
+        elif isinstance(s, _COMPOUND):
             for field in _children(s):
                 setattr(s, field, _comments(getattr(s, field)))
             prev = None
