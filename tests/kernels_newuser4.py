@@ -110,3 +110,9 @@ def haversine(lat1, lon1, lat2, lon2):
 def route_length(lats, lons):
     """A method on a helper's result: ``haversine(...).sum()``."""
     return haversine(lats[:-1], lons[:-1], lats[1:], lons[1:]).sum()
+
+
+@njit
+def literal_in_conditional(x, c):
+    v = np.array([x[0], 2.0 * x[1]]) if c > 0 else np.array([x[1], x[0]])
+    return v[0] * v[1]

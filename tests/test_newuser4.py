@@ -39,3 +39,9 @@ def test_one_element_slice_past_the_axis_names_the_line():
     pos = RNG.standard_normal((3, 2))
     with pytest.raises(ValueError, match=r"kernels_newuser4.py:\d+.*one-element slice"):
         adtrans.grad(K.column_past_end)(pos)
+
+
+def test_literal_left_in_a_conditional_is_refused_at_its_line():
+    """Not hoisted (that would evaluate both branches): refused at the user's line, with advice."""
+    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser4.py:\d+:\d+: .*np.array"):
+        adtrans.grad(K.literal_in_conditional)(np.array([1.0, 2.0]), 1.0)
