@@ -27,6 +27,28 @@ DTYPE_NAMES = {"float64": "float64", "float32": "float32", "int64": "int64", "in
                "bool_": "bool", "float": "float64", "int": "int64", "bool": "bool", "float_": "float64"}
 
 
+
+def _const_int(e):
+    """The value of an integer constant ``e`` (also ``-3``), else None."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        v = _const_int(e.operand)
+        return None if v is None else -v
+    return e.value if isinstance(e, ast.Constant) and type(e.value) is int else None
+
+
+def _single_element(sl) -> int | None:
+    """``a`` when the slice ``sl`` is ``a:a + 1`` with constant bounds and step 1 (``:1``, ``-1:``,
+    ``-3:-2``), else None."""
+    if sl.step is not None and _const_int(sl.step) != 1:
+        return None
+    lo = 0 if sl.lower is None else _const_int(sl.lower)
+    hi = None if sl.upper is None else _const_int(sl.upper)
+    if lo is None or (sl.upper is not None and hi is None):
+        return None
+    if hi is None:
+        return lo if lo == -1 else None
+    return lo if hi == lo + 1 and hi != 0 else None
+
 class ArrayLowering:
     """Rewrites the whole-array statements of one kernel body (one :class:`Normaliser`).
 
@@ -1445,6 +1467,9 @@ class ArrayLowering:
         if step.value == 0:
             raise self.err(like, f"slice step `{ast.unparse(sl)}`", "use a constant nonzero step")
 
+        one = _single_element(sl)
+        if one is not None:
+            return self.single_element_slice(sl, one, n, pre, like)
         fwd = step.value > 0
         lo = self.slice_bound(sl.lower, n, pre, like, forward=fwd)
         hi = self.slice_bound(sl.upper, n, pre, like, upper=True, forward=fwd)
@@ -1464,6 +1489,25 @@ class ArrayLowering:
                  and is_const(length.right))):
             length = ast.Call(func=N("max"), args=[length, C(0)], keywords=[])
         return start, step, length
+
+    def single_element_slice(self, sl, a, n, pre, like):
+        """``x[a:a + 1]`` (constant bounds, also ``x[:1]``, ``x[-1:]``) on an axis of ``n`` elements:
+        extent 1 by construction, so it broadcasts as in NumPy (``p[:, 0:1] - p[:, 0:1].T``).  An
+        axis too short to hold element ``a`` (where NumPy's slice is empty) is a ``ValueError``
+        naming the line, checked at run time."""
+        start = C(a) if a >= 0 else add(copy.deepcopy(n), C(a))
+        test = ast.Compare(left=copy.deepcopy(n), ops=[ast.LtE() if a >= 0 else ast.Lt()],
+                           comparators=[C(a if a >= 0 else -a)])
+        if not any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+                   for q in pre):
+            where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+            msg = (f"slice `{ast.unparse(sl)}` of an axis of {ast.unparse(n)} elements is empty ({where}); adtrans "
+                   f"gives a constant one-element slice extent 1")
+            check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
+                                                      cause=None)], orelse=[])
+            check.adtrans_shape_check = True
+            pre.append(ast.copy_location(check, like))
+        return start, C(1), C(1)
 
     def variable_step(self, sl, step, n, pre, like):
         """(start, step, length) of a slice with a variable step: its sign is read from how it is
@@ -2794,6 +2838,8 @@ class ArrayLowering:
                     views[p] = self.views[a.id]
                 elif a.id in self.info:
                     arrays[p] = self.info[a.id]
+            elif self.ndim(a) > 0:      # `minmod(u[1:] - u[:-1], ...)`: an array expression
+                arrays[p] = (self.ndim(a), self.arr_dtype(a))
         return arrays, views
 
 

@@ -13,7 +13,9 @@ Runs on a copy of the kernel's ``FunctionDef`` before jump lowering (so ``break`
 - ``x.flat[i]`` -> ``x[i // (n1 * n2), i // n2 % n1, i % n2]`` (row-major, as NumPy);
 - ``t = (a, b)`` (a tuple local) and ``t = f(x)`` (a helper returning ``a, b``) -> one name per
   element; ``t[0]``, ``u, v = t``, ``len(t)``;
-- ``np.array([[c, -s], [s, c]])`` -> ``np.empty((2, 2))`` and one store per element.
+- ``np.array([[c, -s], [s, c]])`` -> ``np.empty((2, 2))`` and one store per element; a literal
+  inside an expression (``return np.array([...])``, ``R @ np.array([l, 0.0, 0.0])``) is first
+  bound to a temporary named ``<target>_lit`` (or ``lit``) before its statement.
 
 Also: binding a helper call's positional, keyword and default arguments (:func:`bind_call`)
 and string dtypes (:func:`string_dtype`).  Errors are :class:`~adtrans.errors.UnsupportedError`
@@ -242,9 +244,79 @@ class FormLowering:
             s.body = self.block(s.body)
             s.orelse = self.block(s.orelse)
             return [s]
+        if isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Expr)):
+            pre = self.hoist_literals(s)
+            if pre:
+                out = []
+                for t, v, like in pre:
+                    out += self.array_literal(like, t, v) if self.is_literal(v) else \
+                        self.stmt(_loc(ast.Assign(targets=[name(t.id, True)], value=v), like))
+                return out + self.stmt(s)
         if isinstance(s, ast.Assign):
             return self.assign(s)
         return [self.expr_stmt(s)]
+
+    def is_literal(self, v) -> bool:
+        """``np.array([...])`` of a (nested) list or tuple literal."""
+        return isinstance(v, ast.Call) and bool(v.args) and isinstance(v.args[0], (ast.List, ast.Tuple)) \
+            and self.canon(v.func) == "numpy.array"
+
+    def is_helper_call(self, v) -> bool:
+        """A call of a function by name that is not a builtin, NumPy's or math's (an ``@njit``
+        helper, as far as the syntax tells)."""
+        if not (isinstance(v, ast.Call) and isinstance(v.func, ast.Name)) or v.func.id in self.nz.locals:
+            return False
+        canon = self.canon(v.func) or ""
+        if canon.startswith(("numpy.", "math.", "numba.", "builtins.")) or hasattr(builtins, v.func.id):
+            return False
+        found, obj = self.nz.resolver.lookup(self.nz.resolver.dotted(v.func))
+        return not found or hasattr(obj, "py_func")
+
+    def hoist_literals(self, s) -> list:
+        """The ``np.array`` literals nested in the expressions of ``s`` (not its whole right-hand
+        side, which :meth:`assign` lowers), and helper calls whose result a method is called on
+        (``haversine(...).sum()``), each replaced in ``s`` by a fresh name: a list of
+        ``(name, value, s)``.  Those under a conditional expression (``a if c else ...``,
+        ``and``/``or``) stay where they are: hoisting them would evaluate them always."""
+        whole = s.value if isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+            isinstance(s.targets[0], ast.Name) else None
+        base = s.targets[0].id if whole is not None else \
+            s.target.id if isinstance(s, (ast.AugAssign, ast.AnnAssign)) and isinstance(s.target, ast.Name) else \
+            s.targets[0].value.id if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript) and \
+            isinstance(s.targets[0].value, ast.Name) else None
+        found = []
+        forms = self
+
+        class Hoist(ast.NodeTransformer):
+            def visit_IfExp(self, node):
+                return node
+
+            def visit_BoolOp(self, node):
+                return node
+
+            def visit_Lambda(self, node):
+                return node
+
+            def visit_Call(self, node):
+                if isinstance(node.func, ast.Attribute) and forms.is_helper_call(node.func.value):
+                    recv = self.visit(node.func.value)
+                    t = name(forms.nz.fresh(f"{recv.func.id}_out"))
+                    found.append((t, recv, s))
+                    node.func.value = ast.copy_location(ast.Name(id=t.id, ctx=ast.Load()), recv)
+                    node.args = [self.visit(a) for a in node.args]
+                    return node
+                if node is not whole and forms.is_literal(node):
+                    t = name(forms.nz.fresh(f"{base}_lit" if base else "lit"))
+                    found.append((t, node, s))
+                    return ast.copy_location(ast.Name(id=t.id, ctx=ast.Load()), node)
+                self.generic_visit(node)
+                return node
+        if isinstance(s, ast.Assign):
+            s.value = Hoist().visit(s.value)
+            s.targets = [Hoist().visit(t) for t in s.targets]
+        elif s.value is not None:
+            s.value = Hoist().visit(s.value)
+        return found
 
     def expr_stmt(self, s):
         return _Exprs(self).visit(s)

@@ -663,6 +663,9 @@ class Normaliser:
                       ast.List: "list", ast.Dict: "dict", ast.Set: "set", ast.DictComp: "dict comprehension",
                       ast.SetComp: "set comprehension", ast.JoinedStr: "f-string", ast.NamedExpr: "walrus `:=`",
                       ast.Starred: "starred expression"}
+        if isinstance(expr, ast.List):
+            raise self.err(expr, "list", "bind an array literal to a name first (A = np.array([...])), or build "
+                                         "a list with L = [] and L.append(v)")
         raise self.err(expr, constructs.get(type(expr), type(expr).__name__),
                        "keep kernels to scalar arithmetic, array elements and loops")
 

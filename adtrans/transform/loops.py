@@ -279,7 +279,11 @@ class LoopStrategies:
         reads_, writes, _ = self.body_arrays(L.body)
         local = self.private_arrays(L)
         reads_ &= self.recompute_needed(scope.recompute_root or L)
-        snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)))
+        # by alias root: `L = helper_B` reads the array that a later `helper_B[1, 0] = ...` overwrites
+        written = {self.root_array(a) for a in writes | self.written_after(L, scope)}
+        private = {self.root_array(a) for a in local}
+        snap = sorted((reads_ - local) & (writes | self.written_after(L, scope)) |
+                      {a for a in reads_ - local if self.root_array(a) in written - private})
         fwd, rev = list(saves), []
         renames = dict(scope.renames)
         for a in snap:
