@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import ast
 
+from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES
 from ..ir.walk import dotted, iter_nodes
+from ..rules.derivatives import LAPACK
 
-#: NumPy functions whose results are views, copies in another layout or products: a temporary
-#: passed to them is an array
+#: NumPy functions whose results are views, copies in another layout or products, or that read
+#: other elements than the one they make (the array functions of :mod:`.arrayfuncs`, the kept
+#: LAPACK calls): a temporary passed to them is an array
 ARRAY_FUNCS = {"reshape", "ravel", "flatten", "transpose", "copy", "ascontiguousarray", "hstack", "vstack",
                "concatenate", "stack", "triu", "tril", "diag", "cumsum", "dot", "vdot", "matmul", "outer",
                "trace", "sort", "argsort", "zeros_like", "ones_like", "empty_like", "full_like", "asarray",
-               "array", "linalg.norm"}
+               "array", "linalg.norm"} | set(VALUES) | set(REWRITES) | set(CONSTANT_CALLS) | set(LAPACK)
 
 
 class Retry(Exception):

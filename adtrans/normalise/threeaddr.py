@@ -990,26 +990,12 @@ def overwritten_products(body, arrays) -> set:
     written, rebound or passed to a call after the product: the product's array-level adjoint
     reads its operands at the end of the forward sweep, so those are lowered to loops instead
     (whose strategies save what is overwritten)."""
-    alias = {}
-    for s, _ in iter_stmts(body):
-        if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name) \
-                and s.targets[0].id in arrays and s.value.id in arrays:
-            alias[s.targets[0].id] = s.value.id
-
-    def root(a):
-        seen = set()
-        while a in alias and a not in seen:
-            seen.add(a)
-            a = alias[a]
-        return a
+    root = _array_roots(body, arrays)
     out = set()
     for k, s in enumerate(body):
         if not (isinstance(s, ast.Assign) and is_product(s.value)):
             continue
         ops = {root(a) for a in product_operands(s.value)}
-        for t, _ in iter_stmts(body[k + 1:]):
-            hit = array_target(t) or scalar_target(t)
-            if (hit is not None and root(hit) in ops) or (isinstance(t, ast.Expr) and {root(x) for x in reads(t)} & ops):
-                out.add(s.value.adtrans_position)
-                break
+        if _first_write(body[k + 1:], ops, root) is not None:
+            out.add(s.value.adtrans_position)
     return out
