@@ -1155,18 +1155,33 @@ class ArrayLowering:
                 raise self.err(like, f"shapes {a.value} and {b.value} do not broadcast")
             return
         test = ast.Compare(left=copy.deepcopy(a), ops=[ast.NotEq()], comparators=[copy.deepcopy(b)])
-        if any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
-               for q in pre):
+        if self.has_check(test, pre):
             return
         text = ast.unparse(like) if isinstance(like, ast.expr) else ast.unparse(like).split("\n")[0]
         if len(text) > 60:
             text = text[:57] + "..."
-        where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-        msg = f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({where})" + (f"; {note}" if note else "")
+        msg = f"{what}: {ast.unparse(a)} != {ast.unparse(b)} in `{text}` ({self.where(like)})" + \
+            (f"; {note}" if note else "")
+        pre.append(self.run_time_check(test, msg))
+
+    @staticmethod
+    def has_check(test, pre) -> bool:
+        """Is the run-time check ``test`` already among the statements ``pre``?"""
+        return any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
+                   for q in pre)
+
+    def where(self, like) -> str:
+        """``file.py:line`` of the user's statement ``like``, for the messages of run-time checks."""
+        return f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
+
+    @staticmethod
+    def run_time_check(test, msg):
+        """``if test: raise ValueError(msg)``, marked as a shape check (hoisted out of loops where
+        its names do not change, counted instead of raised inside ``prange``)."""
         check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
                                                    cause=None)], orelse=[])
         check.adtrans_shape_check = True
-        pre.append(check)
+        return check
 
     def hoist_checks(self, loop):
         """The run-time shape checks at the top level of ``loop``'s body whose names the loop does
@@ -1498,15 +1513,10 @@ class ArrayLowering:
         start = C(a) if a >= 0 else add(copy.deepcopy(n), C(a))
         test = ast.Compare(left=copy.deepcopy(n), ops=[ast.LtE() if a >= 0 else ast.Lt()],
                            comparators=[C(a if a >= 0 else -a)])
-        if not any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
-                   for q in pre):
-            where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-            msg = (f"slice `{ast.unparse(sl)}` of an axis of {ast.unparse(n)} elements is empty ({where}); adtrans "
-                   f"gives a constant one-element slice extent 1")
-            check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
-                                                      cause=None)], orelse=[])
-            check.adtrans_shape_check = True
-            pre.append(ast.copy_location(check, like))
+        if not self.has_check(test, pre):
+            msg = (f"slice `{ast.unparse(sl)}` of an axis of {ast.unparse(n)} elements is empty ({self.where(like)}); "
+                   f"adtrans gives a constant one-element slice extent 1")
+            pre.append(ast.copy_location(self.run_time_check(test, msg), like))
         return start, C(1), C(1)
 
     def variable_step(self, sl, step, n, pre, like):
@@ -1523,15 +1533,10 @@ class ArrayLowering:
             self.sdt[mag] = "int64"
             pre.append(ast.copy_location(ast.Assign(targets=[N(mag, True)], value=size), like))
         test = ast.Compare(left=N(mag), ops=[ast.LtE()], comparators=[C(0)])
-        if not any(isinstance(q, ast.If) and getattr(q, "adtrans_shape_check", False) and same(q.test, test)
-                   for q in pre):
-            where = f"{os.path.basename(self.n.p.filename)}:{getattr(like, 'lineno', 0)}"
-            msg = (f"slice step {ast.unparse(sl.step)}: {ast.unparse(size)} must be positive ({where}); adtrans "
-                   f"reads the sign of a variable step from how it is written (x[::k] or x[::-k])")
-            check = ast.If(test=test, body=[ast.Raise(exc=ast.Call(func=N("ValueError"), args=[C(msg)], keywords=[]),
-                                                      cause=None)], orelse=[])
-            check.adtrans_shape_check = True
-            pre.append(ast.copy_location(check, like))
+        if not self.has_check(test, pre):
+            msg = (f"slice step {ast.unparse(sl.step)}: {ast.unparse(size)} must be positive ({self.where(like)}); "
+                   f"adtrans reads the sign of a variable step from how it is written (x[::k] or x[::-k])")
+            pre.append(ast.copy_location(self.run_time_check(test, msg), like))
 
         lo = self.slice_bound(sl.lower, n, pre, like, forward=not neg)
         hi = self.slice_bound(sl.upper, n, pre, like, upper=True, forward=not neg)

@@ -233,14 +233,8 @@ class LoopStrategies:
         ts = scope.tape_scope
         pushes, restores = [], []
         for x in state:
-            dt = str(self.types[x].dtype)
-            self.tape_dtypes[ts.id].add(dt)
-            tape, top = self.tape_vars(ts, dt)
-            push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {x})").body[0]
-            push.adtrans_tape = ("push_array", tape, top, x)     # see transform/capacity.py
+            push, pop = self.array_save(ts, x, x, "tape_restore_array")
             pushes.append(push)
-            pop = ast.parse(f"{top} = tape_restore_array({tape}, {top}, {x})").body[0]
-            pop.adtrans_tape = ("pop", tape, top)
             restores.insert(0, pop)
         i = L.target.id
 
@@ -294,18 +288,24 @@ class LoopStrategies:
                 fwd.append(ast.Assign(targets=[name(copy_name, True)],
                                       value=ast.parse(f"{src}.copy()", mode="eval").body))
             else:
-                dt = str(self.types[a].dtype)
-                ts = scope.tape_scope
-                self.tape_dtypes[ts.id].add(dt)
-                tape, top = self.tape_vars(ts, dt)
-                push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
-                push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
+                push, pop = self.array_save(scope.tape_scope, src, copy_name, "tape_pop_array", dtype_of=a)
                 fwd.append(push)
-                pop = ast.parse(f"{top} = tape_pop_array({tape}, {top}, {copy_name})").body[0]
-                pop.adtrans_tape = ("pop", tape, top)
                 # popped in the reverse order of the pushes (the last array pushed is on top)
                 rev[:0] = [ast.parse(f"{copy_name} = np.empty_like({src})").body[0], pop]
         return fwd, rev, renames, snap
+
+    def array_save(self, ts, src, into, pop_fn, dtype_of=None):
+        """``(push, pop)``: the whole array ``src`` pushed on the tape of scope ``ts`` (its dtype's,
+        ``dtype_of``'s array by default ``src``), and popped back into ``into`` by ``pop_fn``
+        (``tape_pop_array``: C-contiguous; ``tape_restore_array``: any layout)."""
+        dt = str(self.types[dtype_of or src].dtype)
+        self.tape_dtypes[ts.id].add(dt)
+        tape, top = self.tape_vars(ts, dt)
+        push = ast.parse(f"{tape}, {top} = tape_push_array({tape}, {top}, {src})").body[0]
+        push.adtrans_tape = ("push_array", tape, top, src)     # see transform/capacity.py
+        pop = ast.parse(f"{top} = {pop_fn}({tape}, {top}, {into})").body[0]
+        pop.adtrans_tape = ("pop", tape, top)
+        return push, pop
 
     def costly_values(self, L, scope) -> list:
         """Statements of ``L``'s body (not nested) whose value the reverse sweep of a recomputed
