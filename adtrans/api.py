@@ -17,6 +17,8 @@ from .cuda import cuda_adjoint, cuda_source
 from .dispatch import target_of
 from .driver import autodiff_driver, driver_source
 from .build import generated
+from .errors import ActivityError
+from .pipeline import ACTIVITIES
 from .secondorder import hessian_diag, hvp
 
 __all__ = ["Active", "AdjointFunction", "Const", "Duplicated", "adjoint", "autodiff", "grad", "hessian_diag", "hvp",
@@ -104,11 +106,16 @@ def grad(fn, argnums=0):
 def source(fn, activity, *args, signature=None) -> str:
     """The generated adjoint source of ``fn`` for ``activity`` as a string.
 
+    ``activity``: one of ``"const"``, ``"active"``, ``"dup"`` per parameter; or call it as
+    ``autodiff`` is called, with wrapped arguments
+    (``source(f, Duplicated(x, dx), Active(c), n)``), whose values then serve as examples.
     Types come from example ``args``, else from ``signature`` (Numba syntax,
     e.g. ``"float64(float64[:], int64)"``), else (``@cuda.jit`` kernels) from
     the last adjoint launch, else from the kernel's first compiled signature.
-    Raises :class:`ADError` when none is available.
+    Raises :class:`ADError` when none is available, :class:`ActivityError` for an activity that
+    is neither.
     """
+    activity, args = _activity_and_examples(activity, args)
     kind = target_of(fn).kind
     if kind == "cuda":
         return cuda_source(fn, activity, *args, signature=signature)
@@ -120,3 +127,17 @@ def source(fn, activity, *args, signature=None) -> str:
     else:
         argtypes = signature_types(fn, signature)
     return generated(primal, tuple(a.lower() for a in activity), tuple(argtypes)).function_source
+
+
+def _activity_and_examples(activity, args) -> tuple[tuple, tuple]:
+    """``source``'s two calling forms as (activity names, example primal values)."""
+    if isinstance(activity, (Const, Active, Duplicated)):
+        wrapped = (activity,) + tuple(args)
+        names, _ = unwrap(wrapped)
+        return names, tuple(a.value if isinstance(a, (Const, Active, Duplicated)) else a for a in wrapped)
+    if isinstance(activity, str) or not isinstance(activity, (tuple, list)) or not all(
+            isinstance(a, str) and a.lower() in ACTIVITIES for a in activity):
+        raise ActivityError(f"source(fn, activity, *args): activity must be a tuple naming one of {ACTIVITIES} per "
+                            f"parameter (e.g. ('dup', 'const')), or the arguments wrapped as for autodiff "
+                            f"(Duplicated(x, dx), Active(c), ...); got {activity!r}")
+    return tuple(activity), tuple(args)

@@ -394,3 +394,43 @@ def test_argument_rebound_by_a_helper_then_read_by_one():
 def test_argument_written_after_a_branch_that_may_rebind_it():
     check_loop_kernel(written_after_a_conditional_rebinding, [X, 0.3, 1])
     check_loop_kernel(written_after_a_conditional_rebinding, [X, 0.3, 0])
+
+
+# ------------------------------------------------------------ np.asarray / ascontiguousarray alias
+@njit
+def asarray_writes_through(x, c):
+    y = np.asarray(x)            # Numba returns x itself: writing y writes the caller's x
+    y *= c
+    z = np.ascontiguousarray(x)  # x is contiguous: x itself again
+    z[0] += 1.0
+    return np.sum(x * x)
+
+
+@njit
+def contiguous_copy_of_a_strided_view(x, c):
+    y = np.ascontiguousarray(x[::2])   # a strided view: a copy, x unchanged
+    y *= c
+    return np.sum(x[::2] * y) + np.sum(x * x)
+
+
+def test_asarray_and_ascontiguousarray_of_an_array_are_the_array():
+    # before: adtrans copied, so the caller's x kept its values and dx missed the factor c**2
+    check_loop_kernel(asarray_writes_through, [X, 1.7])
+
+
+def test_ascontiguousarray_of_a_strided_view_copies():
+    x = np.linspace(0.1, 1.0, 6)
+    check_loop_kernel(contiguous_copy_of_a_strided_view, [x, 1.7])
+
+
+@njit
+def rebound_in_a_time_loop(u, c, n):
+    for k in range(n):
+        u = u + c * u * u
+    return np.sum(u)
+
+
+def test_a_rebound_argument_is_copied_once():
+    check_loop_kernel(rebound_in_a_time_loop, [X, 0.1, 3])
+    src = adtrans.source(rebound_in_a_time_loop, adtrans.Duplicated(X, np.zeros_like(X)), adtrans.Active(0.1), 3)
+    assert src.count("np.empty(") == 1, src

@@ -454,6 +454,7 @@ class ArrayLowering:
 
     # ---------------------------------------------------------- assignments
     def assign_name(self, t, value, pre, s):
+        value = self.same_array(value)
         nd = self.ndim(value)
         if nd == 0:
             if t in self.views:
@@ -491,6 +492,11 @@ class ArrayLowering:
         if self.depth > 0 and (cur in self.info or cur in self.params) and not fresh_alloc:
             # `a = f(a)`, also through temporaries (`m = 2 * a; a = m + 1`): written into a's array
             return self.rebind_in_place(t, cur, value, pre, s)
+        copied = self.copied_array(value)
+        if copied is not None:
+            # `t = np.copy(src)`, `t = src.copy()`: one copy, straight into t's fresh array
+            self.materialise_into(t, self.value(copied, pre), pre, s)
+            return []
         if isinstance(value, ast.Call):
             made = self.assign_call(t, value, pre, s)
             if made is not None:
@@ -508,6 +514,27 @@ class ArrayLowering:
             return []
         self.materialise_into(t, arr, pre, s)
         return []
+
+    def same_array(self, value):
+        """``x`` for ``np.asarray(x)`` and ``np.ascontiguousarray(x)`` of an array name ``x``: Numba
+        returns the array itself there (no copy), so the new name is a second name for it."""
+        if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 \
+                and isinstance(value.args[0], ast.Name) and self.ndim(value.args[0]) > 0 \
+                and self.numpy_name(value.func) in ("asarray", "ascontiguousarray"):
+            return value.args[0]
+        return value
+
+    def copied_array(self, value):
+        """The array expression ``value`` copies (``np.copy(a)``, ``a.copy()``,
+        ``np.ascontiguousarray(a)``), else None."""
+        if not isinstance(value, ast.Call) or value.keywords:
+            return None
+        name, recv = self.function_of(value)
+        if name not in ("copy", "ascontiguousarray"):
+            return None
+        if recv is not None:
+            return recv if not value.args else None
+        return value.args[0] if len(value.args) == 1 else None
 
     def defer(self, t, value, arr) -> bool:
         """Keep the element function of ``t = value`` instead of an array where its uses allow it
