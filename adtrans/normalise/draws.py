@@ -62,6 +62,31 @@ N_PARAMS = {"random": 0, "random_sample": 0, "sample": 0, "ranf": 0, "standard_n
             "standard_cauchy": 0, "standard_t": 1, "weibull": 1, "wald": 2, "vonmises": 2, "f": 2,
             "triangular": 3, "negative_binomial": 2, "zipf": 1, "logseries": 1, "hypergeometric": 3,
             "noncentral_chisquare": 2}
+#: what each form of drawing becomes; ``scripts/supported_table.py`` writes it into ``docs/supported.md``.
+DRAW_TABLE = {
+    "`np.random.seed(s)` (a statement)": ("constant (no derivative)", "run once, where the primal runs it"),
+    "`np.random.random()`, `rand()`, `random_sample()`, `sample()`, `ranf()`, `uniform()`":
+        ("constant (no derivative)", "the draw is held fixed (pathwise derivative)"),
+    "`np.random.standard_normal()`, `randn()`, `normal()`": ("constant (no derivative)", "held fixed"),
+    "`np.random.normal(m, s)`, `np.random.normal(m)`":
+        ("differentiated", "`m + s * z`, `z = np.random.standard_normal()`: Numba's formula, bit-identical"),
+    "`np.random.uniform(a, b)`":
+        ("differentiated", "`a + (b - a) * u`, `u = np.random.random()`: Numba's formula, bit-identical"),
+    "array draws: `standard_normal((n, m))`, `rand(n)`, `randn(n, m)`, `normal(m, s, n)`, `size=`":
+        ("differentiated", "a loop nest drawing each element in C order, as Numba fills them"),
+    "`exponential`, `gamma`, `beta`, `poisson`, `randint`, `binomial`, other distributions":
+        ("constant (no derivative)", "held fixed; an active parameter is refused (write "
+                                     "`scale * np.random.standard_exponential()`)"),
+    "`np.random.shuffle`, `permutation`, `choice`, `multinomial`, `dirichlet`":
+        ("refused", "draw indices with `np.random.randint`, or permute before the call"),
+    "a draw in a `while` loop or its test": ("refused", "write `for it in range(max_iter):` with a `break`"),
+    "a draw in a `prange` loop": ("refused", "Numba keeps one generator per thread: draw an array before the loop"),
+    "a draw in an inlined `@njit` helper": ("refused", "draw in the kernel and pass the value"),
+    "a draw under `and`/`or`, `x if c else y` or in a comprehension":
+        ("refused", "draw in an `if` statement or an explicit loop"),
+    "`np.random` or `numba.cuda.random` in a CUDA kernel":
+        ("refused", "draw before the launch (or in a kernel of its own) and pass the array in"),
+}
 _ADVICE = "draw them before the call and pass them in (`z = np.random.default_rng(0).standard_normal(n)`)"
 
 
