@@ -34,7 +34,12 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+#: compiled in the default run; the others (same features: a taped scalar recurrence, independent
+#: iterations, a last-iteration loop, a 2-D array draw) under `make test-all`, to keep the run short
+FAST = {"langevin", "reparametrised", "noise_array", "dropout", "sgd_loss"}
+
+
+@pytest.mark.parametrize("name", [n if n in FAST else pytest.param(n, marks=pytest.mark.slow) for n in sorted(CASES)])
 def test_gradient_matches_finite_differences_with_the_seed_inside(name):
     fn, args, activity = CASES[name]
     check(fn, args, activity=activity, primal=fn.py_func)
