@@ -237,3 +237,10 @@ def driver_steps(x, sigma):
 def driver_noise(x, w):
     eps = w * np.random.standard_normal(x.shape[0])        # drawn in plain Python, once
     return weighted(x, eps) ** 2
+
+
+@njit(cache=True)
+def skips_a_draw(x):
+    np.random.seed(10)
+    np.random.standard_normal()              # a draw discarded: it still advances the generator
+    return x[0] * np.random.standard_normal()

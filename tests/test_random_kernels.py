@@ -124,6 +124,7 @@ def test_a_draw_nothing_reads_is_still_drawn():
     b = np.random.standard_normal()
     g = adtrans.grad(K.dead_draw)(np.array([2.0]))
     np.testing.assert_allclose(g, [b], rtol=1e-15)
+    np.testing.assert_allclose(adtrans.grad(K.skips_a_draw)(np.array([2.0])), [b], rtol=1e-15)
     K.dead_draw(np.array([2.0]))
     after = K.next_uniform()
     adtrans.grad(K.dead_draw)(np.array([2.0]))

@@ -127,7 +127,6 @@ class Draws:
             raise self.err(n, f"a random draw (`{ast.unparse(n.func)}`) inside the @njit helper "
                               f"`{self.nz.p.name}`", "draw in the kernel itself and pass the value to the helper")
         tree = copy.deepcopy(tree)
-        self.numpy = None
         tree.body = self.block(tree.body, ())
         made = [ast.Assign(targets=[name(b, True)], value=ast.List(elts=[], ctx=ast.Load()))
                 for _, b in sorted(self.buffers.items())]
@@ -195,7 +194,10 @@ class Draws:
             parts = [s.value] if s.value is not None else []
         else:
             parts = [getattr(s, f) for f in s._fields if isinstance(getattr(s, f, None), ast.expr)]
-        return self.hoist(s, parts, loops) + [s]
+        pre = self.hoist(s, parts, loops)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Name):
+            return pre          # `np.random.standard_normal()` as a statement: drawn, not used
+        return pre + [s]
 
     def check_loops(self, call, loops):
         for kind, _ in loops:

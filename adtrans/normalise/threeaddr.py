@@ -813,9 +813,6 @@ class Normaliser:
             raise self.err(expr, f"random numbers drawn in a CUDA kernel (`{dotted}`)",
                            "draw them before the launch and pass them in as an array, or generate them with "
                            "numba.cuda.random (xoroshiro128p) in a kernel of their own and pass that array")
-        if len(self.stack) > 1:
-            raise self.err(expr, f"a random draw (`{dotted}`) inside the @njit helper `{self.p.name}`",
-                           "draw in the kernel itself and pass the value to the helper")
         short = canon.split(".")[-1]
         if expr.keywords:
             raise self.err(expr, f"keyword arguments to {dotted}", "pass them positionally")
@@ -824,9 +821,7 @@ class Normaliser:
                                           keywords=[]), expr)
         node.adtrans_kind = "draw"
         node.adtrans_args = [ast.unparse(a) for a in expr.args]
-        if want == 0:
-            if short != "seed":
-                raise self.err(expr, f"`{dotted}` as a statement", "assign the draw to a name")
+        if want == 0:           # np.random.seed(s) (draws.py leaves no other draw statement)
             out.append(ast.copy_location(ast.Expr(value=node), expr))
             return None
         if short == "seed":
