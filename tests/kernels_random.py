@@ -244,3 +244,13 @@ def skips_a_draw(x):
     np.random.seed(10)
     np.random.standard_normal()              # a draw discarded: it still advances the generator
     return x[0] * np.random.standard_normal()
+
+
+@njit(cache=True)
+def seeded_by_argument(x, seed, n):
+    """A parameter named `seed` (the adjoint's own seed parameter is then named `seed_1`)."""
+    np.random.seed(seed)
+    s = 0.0
+    for i in range(n):
+        s += x[0] * np.random.normal(1.0, 0.5) ** 2 + x[1] * np.random.uniform(-1, 1)
+    return s

@@ -131,6 +131,15 @@ def test_a_draw_nothing_reads_is_still_drawn():
     assert K.next_uniform() == after
 
 
+def test_a_kernel_parameter_named_seed():
+    x = np.array([0.5, 2.0])
+    g = adtrans.grad(K.seeded_by_argument)(x, 3, 10)
+    np.random.seed(3)
+    parts = np.array([(np.random.normal(1.0, 0.5) ** 2, np.random.uniform(-1, 1)) for _ in range(10)])
+    np.testing.assert_allclose(g, parts.sum(axis=0), rtol=1e-13)
+    assert K.seeded_by_argument(x, 3, 10) == K.seeded_by_argument.py_func(x, 3, 10)
+
+
 def _marked_line(fn) -> int:
     lines, start = inspect.getsourcelines(fn.py_func if hasattr(fn, "py_func") else fn)
     return start + next(k for k, ln in enumerate(lines) if "# <-" in ln)
