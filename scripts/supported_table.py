@@ -4,8 +4,9 @@ The list of functions is what this Numba types (every public callable of ``numpy
 ``numpy.linalg`` that Numba's typing context resolves); the status comes from adtrans' rule
 tables (``adtrans.normalise.arrayvalues.TABLE`` for array functions, the derivative table
 ``adtrans.rules.derivatives.INTRINSIC`` for element-wise intrinsics).  ``--check`` exits 1 when
-the file is out of date (``tests/test_supported_table.py`` runs it).  A second table lists the
-Python list forms (``adtrans.normalise.lists.LIST_TABLE``).
+the file is out of date (``tests/test_supported_table.py`` runs it).  Further tables list the
+Python list forms (``adtrans.normalise.lists.LIST_TABLE``), record arrays and the random draws
+(``adtrans.normalise.draws.DRAW_TABLE``).
 
     python scripts/supported_table.py [--check]
 """
@@ -19,6 +20,7 @@ import numpy as np
 from numba.core.registry import cpu_target
 
 from adtrans.normalise.arrayvalues import METHODS, PRIMAL_LIMITS, TABLE
+from adtrans.normalise.draws import DRAW_TABLE
 from adtrans.normalise.lists import LIST_TABLE
 from adtrans.normalise.records import RECORD_TABLE
 from adtrans.rules.derivatives import INTRINSIC, intrinsic_of
@@ -110,6 +112,12 @@ def render() -> str:
     lines += _form_table("Structured (record) arrays (CPU)",
                          "From `adtrans.normalise.records.RECORD_TABLE`: each field read becomes its own array "
                          "(see the docstring of `adtrans/normalise/records.py`).", RECORD_TABLE)
+    lines += _form_table("Random draws in kernels (CPU)",
+                         "From `adtrans.normalise.draws.DRAW_TABLE`: NumPy's legacy generator (`np.random.*`). "
+                         "Each draw is stored once, by the forward sweep, into a draw buffer that every later use "
+                         "reads, so no recomputation draws again; the derivative is the pathwise one with the draws "
+                         "held fixed, the primal values and the generator state after an adjoint call are as after "
+                         "one primal call (see the docstring of `adtrans/normalise/draws.py`).", DRAW_TABLE)
     return "\n".join(lines) + "\n"
 
 

@@ -130,11 +130,13 @@ def spectral_norm(A):
 
 @njit(cache=True)
 def monte_carlo(s0, strike, n):
-    np.random.seed(0)                          # <- random numbers drawn in the kernel
+    np.random.seed(0)
     total = 0.0
-    for i in range(n):
-        z = np.random.standard_normal()
+    i = 0
+    while i < n:
+        z = np.random.standard_normal()        # <- random numbers drawn in a while loop
         total += max(s0[0] * math.exp(0.2 * z) - strike, 0.0)
+        i += 1
     return total / n
 
 

@@ -30,7 +30,8 @@ def marked_line(fn):
     (U.sort_2d, [np.ones((2, 3))], ("dup",), "2-d array"),
     (U.shapes_never_agree, [np.ones(3)], ("dup",), "never agree"),
     (U.spectral_norm, [np.eye(3)], ("dup",), "ord 2"),
-    (U.monte_carlo, [np.ones(1), 1.0, 10], ("dup", "const", "const"), "random numbers"),
+    # random draws are differentiated now (tests/test_random_kernels.py); a draw in a while loop stays refused
+    (U.monte_carlo, [np.ones(1), 1.0, 10], ("dup", "const", "const"), "random draw"),
     (U.calls_stencil, [np.ones(6)], ("dup",), "numba.stencil"),
 ])
 def test_unsupported_names_file_and_line(fn, args, activity, construct):

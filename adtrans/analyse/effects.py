@@ -252,3 +252,13 @@ def _call_writes(node: ast.Call, mentioned, globs) -> set:
     if getattr(builtins, name, None) is callee and name in _PURE_BUILTINS:
         return set()
     return touched
+
+
+def kernel_draws(kernel) -> bool:
+    """Does ``kernel`` (an ``@njit`` dispatcher) name ``np.random``?  A driver then replays its
+    draws: :func:`adtrans.driver.runtime.checkpoint` keeps Numba's generator state from before the
+    forward call and :func:`adtrans.driver.runtime.kernel_adjoint` runs the kernel's adjoint from
+    that state (then puts the current one back), so the adjoint draws what the forward call drew
+    and the state after the driver's adjoint is as after its primal."""
+    code = getattr(getattr(kernel, "py_func", None), "__code__", None)
+    return code is not None and "random" in code.co_names

@@ -19,12 +19,13 @@ import numbers
 import threading
 
 import numpy as np
+from numba import _helperlib
 
 from ..dispatch import kernel_adjoint as kernel_adjoint_function
 from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
-from ..analyse.effects import read_params, written_params
+from ..analyse.effects import kernel_draws, read_params, written_params
 from ..targets.cpu_lapack import cholesky_adjoint, cofactors  # noqa: F401  (generated code: _rt.cofactors)
 
 
@@ -388,19 +389,42 @@ def checkpoint(kernel, args, written, at="", skip=()):
                 name = getattr(kernel, "__name__", "kernel")
                 raise _error(at, f"arguments {i} and {j} of {name} overlap in memory and argument {i} is written",
                              "pass non-overlapping arrays (copy one of them first)")
-    return [(i, saved_copy(args[i])) for i in written if i not in skip and isinstance(args[i], np.ndarray)]
+    saved = [(i, saved_copy(args[i])) for i in written if i not in skip and isinstance(args[i], np.ndarray)]
+    if kernel_draws(kernel):
+        saved.append((None, _helperlib.rnd_get_state(_helperlib.rnd_get_np_state_ptr())))
+    return saved
+
+
+class _Replay:
+    """``with _Replay(state):`` runs the block from Numba's NumPy generator ``state`` (None: as it
+    is), then restores the state it found."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __enter__(self):
+        if self.state is not None:
+            self.ptr = _helperlib.rnd_get_np_state_ptr()
+            self.now = _helperlib.rnd_get_state(self.ptr)
+            _helperlib.rnd_set_state(self.ptr, self.state)
+
+    def __exit__(self, *exc):
+        if self.state is not None:
+            _helperlib.rnd_set_state(self.ptr, self.now)
+        return False
 
 
 def _restore_args(args, saved, only=None):
     """Put the ``saved`` copies back (those of the positions in ``only``, when given)."""
     for i, copy in saved or ():
-        if only is None or i in only:
+        if i is not None and (only is None or i in only):     # None: a generator state
             args[i][...] = copy
 
 
 def _release(saved):
-    for _, copy in saved or ():
-        release_copy(copy)
+    for i, copy in saved or ():
+        if i is not None:
+            release_copy(copy)
 
 
 _ADJOINTS: dict = {}
@@ -457,10 +481,13 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     # the adjoint reruns the kernel's forward sweep: the arguments it reads get their values
     # from before the call back; its outputs (written, not read) are overwritten by it anyway
     _restore_args(args, saved, read_params(kernel))
-    if any(w is None for w in seeds):
-        seeds = _zero_seeds(kernel, args, saved, seeds)
+    state = next((c for i, c in saved or () if i is None), None)
+    with _Replay(state):
+        if any(w is None for w in seeds):
+            seeds = _zero_seeds(kernel, args, saved, seeds)
     adj = _kernel_adjoint_function(kernel, tuple(activity))
-    res = adj(*flat, *seeds)
+    with _Replay(state):
+        res = adj(*flat, *seeds)
     _restore_args(args, saved)
     _release(saved)
     res = iter(res if isinstance(res, tuple) else (res,))

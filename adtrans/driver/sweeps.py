@@ -48,7 +48,7 @@ import os
 from collections import Counter
 
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
-from ..analyse.effects import read_params, returns_value, written_params
+from ..analyse.effects import kernel_draws, read_params, returns_value, written_params
 from .exprs import ExprAdjoint
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
@@ -637,7 +637,7 @@ class Sweeps:
         """Does the forward code of ``s`` push a record besides the name's binding?"""
         call = s.call if isinstance(s, (Assign, CallStmt, Unpack)) else None
         if isinstance(call, KernelCall):
-            return bool(self.kernel_written(call))
+            return bool(self.kernel_written(call)) or kernel_draws(call.kernel)
         if isinstance(call, MpiCall):
             return self.mpi_recorded(call)
         return False
@@ -649,7 +649,11 @@ class Sweeps:
         out = []
         written = self.kernel_written(call)
         at = self.at(s, call)
-        if written:
+        if kernel_draws(call.kernel) and self.checkpoints is not None and self.kernel_active(call):
+            raise self.error(s, f"the kernel {call.func}, which draws random numbers, under checkpoints=",
+                             "leave checkpoints out (store-all replays the kernel's draws), or draw in the driver "
+                             "before the loop and pass the draws in")
+        if written or kernel_draws(call.kernel):
             skip = self.unsaved.get(id(call))
             skip = f", {skip!r} if _elide else ()" if skip else ""
             out.append(f"_tape.append(_rt.checkpoint({call.func}, ({args}), {tuple(written)!r}, {at!r}{skip}))")

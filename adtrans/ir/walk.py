@@ -171,11 +171,22 @@ def assigned_names(body) -> set[str]:
 
 
 def forward_only(s) -> bool:
-    """A statement kept in the forward sweep only, with nothing to differentiate: ``raise``
-    and ``print(...)`` (a recomputation does not repeat it)."""
+    """A statement kept in the forward sweep only, with nothing to differentiate: ``raise``,
+    ``print(...)`` and the random draws (``np.random.seed(s)``, ``draws[k] = np.random.random()``:
+    see :mod:`adtrans.normalise.draws`); a recomputation does not repeat it."""
     if isinstance(s, ast.Raise):
         return True
-    return isinstance(s, ast.Expr) and getattr(s, "adtrans_kind", None) == "print"
+    if isinstance(s, ast.Expr) and getattr(s, "adtrans_kind", None) == "print":
+        return True
+    return is_draw(s)
+
+
+def is_draw(s) -> bool:
+    """``np.random.seed(s)`` or ``draws[k] = np.random.standard_normal()``: a statement that calls
+    NumPy's generator (it must run once, where the primal runs it)."""
+    v = s.value if isinstance(s, (ast.Expr, ast.Assign)) else None
+    return isinstance(v, ast.Call) and (getattr(v, "adtrans_kind", None) == "draw" or
+                                        dotted(v.func).startswith("np.random."))
 
 
 def is_alloc(value) -> bool:

@@ -42,6 +42,7 @@ from .deferred import Retry, leaked
 from .arrayvalues import is_helper_object
 from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
+from .draws import Draws, is_draw_name
 from .lists import ListLowering
 from .ssa import SSA, reads_outside_loops
 
@@ -263,7 +264,9 @@ class Normaliser:
     # ------------------------------------------------------------------ driver
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
-        tree = self.p.tree if self.p.cuda else Comprehensions(self).run(self.p.tree)
+        draws = Draws(self)
+        tree = self.p.tree if self.p.cuda else Comprehensions(self).run(draws.run(self.p.tree))
+        draws.set_dtypes(self.list_info)
         forms = FormLowering(self)
         tree = forms.run(tree)
         if not self.p.cuda:
@@ -416,7 +419,11 @@ class Normaliser:
             return self.assign_expr(target.id, s.value, out, s)
         if isinstance(target, ast.Subscript):
             arr, idx = self.subscript_parts(target, out)
-            val = self.atom(s.value, out, arr + "_value")
+            if isinstance(s.value, ast.Call) and is_draw_name(self.resolver.canonical(self.resolver.dotted(
+                    s.value.func) or "")):
+                val = self.call(s.value, out, base=arr + "_value")    # draws[draws_len] = np.random.random()
+            else:
+                val = self.atom(s.value, out, arr + "_value")
             out.append(ast.copy_location(ast.Assign(targets=[ast.Subscript(value=name(arr), slice=idx,
                                                                            ctx=ast.Store())], value=val), s))
             return
@@ -789,17 +796,37 @@ class Normaliser:
             node.adtrans_kind = "norule"
             node.adtrans_args = [ast.unparse(a) for a in expr.args]     # the user's spelling, for errors
             return ast.copy_location(node, expr)
-        if canon.startswith("numpy.random."):
-            raise self.err(expr, f"random numbers drawn in the kernel (`{dotted}`): the reverse sweep would "
-                                 f"draw others where it recomputes",
-                           "draw them before the call and pass them in (`z = np.random.default_rng(0)."
-                           "standard_normal(n)`); the gradient is then the pathwise one for those draws")
+        if is_draw_name(canon) or canon.startswith("numba.cuda.random."):
+            return self.draw(expr, canon, dotted, out, want)
         if type(obj).__name__ == "StencilFunc":
             raise self.err(expr, f"the @numba.stencil kernel `{dotted}`",
                            "write its loop over the interior (`out[i] = a[i - 1] - 2 * a[i] + a[i + 1]`) "
                            "or the slices (`a[:-2] - 2 * a[1:-1] + a[2:]`)")
         raise self.err(expr, f"call to `{dotted}`, which has no adjoint rule",
                        "use math/NumPy scalar functions or decorate the helper with @njit")
+
+    def draw(self, expr, canon, dotted, out, want):
+        """A call of NumPy's generator, as :mod:`.draws` leaves them: ``np.random.seed(s)`` as a
+        statement, or the value stored into a draw buffer (``draws[draws_len] = np.random.random()``);
+        both tagged ``adtrans_kind = "draw"`` (:func:`adtrans.ir.walk.forward_only`)."""
+        if self.p.cuda:
+            raise self.err(expr, f"random numbers drawn in a CUDA kernel (`{dotted}`)",
+                           "draw them before the launch and pass them in as an array, or generate them with "
+                           "numba.cuda.random (xoroshiro128p) in a kernel of their own and pass that array")
+        short = canon.split(".")[-1]
+        if expr.keywords:
+            raise self.err(expr, f"keyword arguments to {dotted}", "pass them positionally")
+        args = [self.atom(a, out, "draw_arg") for a in expr.args]
+        node = ast.copy_location(ast.Call(func=ast.parse(f"np.random.{short}", mode="eval").body, args=args,
+                                          keywords=[]), expr)
+        node.adtrans_kind = "draw"
+        node.adtrans_args = [ast.unparse(a) for a in expr.args]
+        if want == 0:           # np.random.seed(s) (draws.py leaves no other draw statement)
+            out.append(ast.copy_location(ast.Expr(value=node), expr))
+            return None
+        if short == "seed":
+            raise self.err(expr, "the value of np.random.seed()", "call it as a statement")
+        return node
 
     def _dtype(self, node):
         named = string_dtype(node)

@@ -72,7 +72,8 @@ def build_adjoint(norm, types, act, param_activity, error, name, primal=None,
     seeds = {}
     active_results = [r for r in norm.results if b.is_active(r)]
     for k, r in enumerate(norm.results):
-        seeds[r] = "seed" if len(norm.results) == 1 else f"seed_{k}"
+        # (a kernel parameter may be called `seed`: `np.random.seed(seed)`)
+        seeds[r] = norm.alloc.fresh("seed" if len(norm.results) == 1 else f"seed_{k}")
     for r in active_results:
         fscope.owned.add(r)
     active_scalars = [p for p in norm.params if param_activity.get(p) == "active"]

@@ -35,8 +35,8 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import (array_target, forward_only, is_product, iter_nodes, iter_stmts, loaded_names, makes_array,
-                       product_operands, reads, scalar_target, stored_names)
+from ..ir.walk import (array_target, forward_only, is_draw, is_product, iter_nodes, iter_stmts, loaded_names,
+                       makes_array, product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -104,6 +104,8 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             if isinstance(s, ast.For) and loop_is_prange(s) and any(loop_is_prange(p) for p in parents):
                 # Numba runs a prange nested in another prange serially; so does the adjoint
                 s.iter.func = name("range")
+            if is_draw(s):
+                self.check_draw(s)
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and t is not None \
                     and is_array(types.get(t)):
                 raise error(s, f"array view `{ast.unparse(s.value)}` (part of an array bound to `{t}`)",
@@ -116,6 +118,19 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         self.plan_notes: list[str] = []
         self.primal_names = set(types) | set(norm.params)
         self._needed_cache: dict = {}
+
+    def check_draw(self, s):
+        """A random draw kept whole (``np.random.gamma(a, b)``, see :mod:`adtrans.normalise.draws`) has no
+        pathwise derivative here: refuse an active parameter (normal and uniform are written with theirs)."""
+        v = s.value
+        spelled = getattr(v, "adtrans_args", None) or [ast.unparse(a) for a in v.args]
+        for k, a in enumerate(v.args):
+            if isinstance(a, ast.Name) and self.is_active(a.id):
+                raise self.error(v, f"`{ast.unparse(v.func)}` of an active parameter (`{spelled[k]}`): its draws "
+                                    f"have no pathwise derivative in adtrans",
+                                 "pass constant parameters, or write the draw from a standard one with the "
+                                 "parameter outside (`scale * np.random.standard_exponential()`, "
+                                 "`mu + sigma * np.random.standard_normal()`)")
 
     # ------------------------------------------------------------ naming
     def root_array(self, a):
