@@ -254,3 +254,22 @@ def seeded_by_argument(x, seed, n):
     for i in range(n):
         s += x[0] * np.random.normal(1.0, 0.5) ** 2 + x[1] * np.random.uniform(-1, 1)
     return s
+
+
+@njit(cache=True)
+def noisy_relax(u, z, c):
+    for i in range(u.size):
+        u[i] = u[i] + 0.1 * c * u[i] * u[i] + 0.01 * z[i]
+
+
+def driver_global_draws(u, c, n):
+    for k in range(n):                      # NumPy's global generator, drawn in the time loop
+        noisy_relax(u, np.random.standard_normal(u.size), c)
+    return np.sum(u * u)
+
+
+def driver_generator_draws(u, c, n, rng):
+    for k in range(n):                      # a Generator passed in, drawn in the time loop
+        z = rng.standard_normal(u.size)
+        noisy_relax(u, z, c)
+    return np.sum(u * u)

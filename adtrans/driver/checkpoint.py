@@ -26,10 +26,15 @@ the names before the next step is reversed (:meth:`Checkpoints.reverse_shadows`)
 so the recomputation changes no adjoint: the gradient is the store-all one,
 bit for bit.  ``while`` loops keep the store-all tape (their length is not
 known when they start).  Under MPI every rank runs the same schedule, so the
-recomputed messages match; ranks synchronise (``sync``) before each
+recomputed messages match; the random generators the loop calls (NumPy's
+global one, Python's ``random``, ``Generator``/``RandomState`` objects) are saved with each snapshot and restored with it, so a recomputed step
+draws what the forward sweep drew, and are left as the forward sweep left them
+at the end of the reverse sweep.  Ranks synchronise (``sync``) before each
 recomputation and each reversal so forward and adjoint messages never meet.
 """
 from __future__ import annotations
+
+import random
 
 import numpy as np
 from checkpoint_schedules import (Copy, EndForward, EndReverse, Forward, Move,
@@ -67,6 +72,7 @@ class Checkpoints:
         self.snaps: dict = {}
         self.pending = None
         self._delete = None
+        self._generators = []
         self.peak_snapshots = 0
         self.recomputed = 0
         self._actions = iter(MultistageCheckpointSchedule(self.n, min(self.snapshots, max(self.n - 1, 1)), 0)) \
@@ -92,7 +98,13 @@ class Checkpoints:
             yield from self._steps(action, False)
 
     def reverse(self):
-        """The reverse sweep's actions (restores, recomputations, reversals) to the loop's start."""
+        """The reverse sweep's actions (restores, recomputations, reversals) to the loop's start.
+        The random generators end as the forward sweep left them."""
+        final = _generator_states(self._generators)
+        yield from self._reverse()
+        _set_generator_states(final)
+
+    def _reverse(self):
         last = None
         for action in self._actions:
             if isinstance(action, EndReverse):
@@ -115,10 +127,14 @@ class Checkpoints:
             raise RuntimeError(f"checkpoint schedule left snapshots {sorted(self.snaps)}: internal error")
 
     # -- snapshots
-    def save(self, k, names, shadows, written) -> None:
-        """Snapshot before step ``k``: the ``names`` and ``shadows`` bindings (tuples of values)
-        and copies of the base arrays (and lists) of the ``written`` values."""
+    def save(self, k, names, shadows, written, receivers=()) -> None:
+        """Snapshot before step ``k``: the ``names`` and ``shadows`` bindings (tuples of values),
+        copies of the base arrays (and lists) of the ``written`` values, and the state of the
+        random generators: the global ones and those among ``receivers`` (the values whose
+        methods the loop calls)."""
         seen, contents = set(), []
+        self._generators = [v for v in receivers if v is np.random or v is random
+                            or isinstance(v, (np.random.Generator, np.random.RandomState))]
         for v in written:
             if isinstance(v, np.ndarray):
                 r = _root(v)
@@ -128,14 +144,15 @@ class Checkpoints:
             elif isinstance(v, list) and id(v) not in seen:
                 seen.add(id(v))
                 contents.append((v, list(v)))
-        self.snaps[k] = (names, shadows, contents)
+        self.snaps[k] = (names, shadows, contents, _generator_states(self._generators))
         self.peak_snapshots = max(self.peak_snapshots, len(self.snaps))
 
     def load(self, k, shadows):
         """Restore the snapshot of step ``k``: array contents in place; returns its ``(names,
         shadows)`` bindings.  ``shadows``: the current shadow bindings, given back by the next
         :meth:`reverse_shadows`."""
-        names, fwd_shadows, contents = self.snaps[k]
+        names, fwd_shadows, contents, states = self.snaps[k]
+        _set_generator_states(states)
         for obj, saved in contents:
             if isinstance(obj, np.ndarray):
                 obj[...] = saved
@@ -161,3 +178,25 @@ class Checkpoints:
         """After a recomputed step: drop its tape unless it is to be reversed next."""
         if op != "taped":
             del tape[mark:]
+
+
+def _generator_states(generators) -> list:
+    """``(object, state)`` of each of ``generators``: NumPy's global generator (the module
+    ``np.random``), Python's ``random`` module, ``np.random.Generator`` / ``RandomState`` objects."""
+    out = []
+    for g in generators:
+        if g is random:
+            out.append((g, random.getstate()))
+        else:
+            out.append((g, g.bit_generator.state if isinstance(g, np.random.Generator) else g.get_state()))
+    return out
+
+
+def _set_generator_states(states) -> None:
+    for g, st in states:
+        if g is random:
+            random.setstate(st)
+        elif isinstance(g, np.random.Generator):
+            g.bit_generator.state = st
+        else:
+            g.set_state(st)

@@ -788,11 +788,40 @@ class Sweeps:
         return names, shadows, written
 
     @staticmethod
+    def method_receivers(s: For, bound) -> list:
+        """Names bound before the checkpointed loop ``s`` whose methods its body calls
+        (``rng.normal(...)``): the random generators among them get their state saved with each
+        snapshot (:meth:`~adtrans.driver.checkpoint.Checkpoints.save`), so a recomputed step draws
+        what the forward sweep drew."""
+        out = []
+        for t in iter_ir(s.body):
+            for field in ("value", "key", "test", "iter", "node"):
+                e = getattr(t, field, None)
+                if not isinstance(e, ast.AST):
+                    continue
+                for n in iter_nodes(e):
+                    if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+                        continue
+                    r = n.func.value
+                    if isinstance(r, ast.Name) and r.id not in bound:
+                        name = r.id
+                    elif isinstance(r, ast.Attribute) and r.attr == "random" and isinstance(r.value, ast.Name) \
+                            and r.value.id not in bound:
+                        name = ast.unparse(r)       # np.random.standard_normal(n): NumPy's global generator
+                    else:
+                        continue
+                    if name not in out:
+                        out.append(name)
+        return sorted(out)
+
+    @staticmethod
     def _tuple(items) -> str:
         return "(" + "".join(f"{x}, " for x in items) + ")"
 
     def fwd_checkpointed(self, s: For, body: list, target: str) -> list:
         names, shadows, written = self.loop_state(s)
+        gens = self.method_receivers(s, set(names))
+        gens = f", {self._tuple(gens)}" if gens else ""
         ck, op, k, mark = self.temp("_ck"), self.temp("_op"), self.temp("_k"), self.temp("_mark")
         s.ck = (ck, op, k, mark)
         sync = "lambda: _mpi.separate_sweeps(_args)" if self.has_p2p else "None"
@@ -803,11 +832,13 @@ class Sweeps:
                 f"   # binomial schedule, {self.checkpoints} snapshots (adtrans.driver.checkpoint)",
                 f"for {op}, {k} in {ck}.forward():",
                 f"    if {op} == 'save':",
-                f"        {ck}.save({k}, {self._tuple(names)}, {self._tuple(shadows)}, {self._tuple(written)})",
+                f"        {ck}.save({k}, {self._tuple(names)}, {self._tuple(shadows)}, {self._tuple(written)}{gens})",
                 "    else:"] + _indent(step, 2) + [f"_tape.append({ck})"]
 
     def rev_checkpointed(self, s: For, body_rev: list, target: str) -> list:
         names, shadows, written = self.loop_state(s)
+        gens = self.method_receivers(s, set(names))
+        gens = f", {self._tuple(gens)}" if gens else ""
         ck, op, k, mark = s.ck
         sh = self._tuple(shadows)
         rev = []
@@ -826,7 +857,7 @@ class Sweeps:
             [f"    elif {op} == 'restore':", f"        {restore}",
              f"        _rt.tape_stats(_tape, _inputs, {ck}, peak_only=True)",
              f"    elif {op} == 'save':",
-             f"        {ck}.save({k}, {self._tuple(names)}, {sh}, {self._tuple(written)})",
+             f"        {ck}.save({k}, {self._tuple(names)}, {sh}, {self._tuple(written)}{gens})",
              "    else:"] + _indent(step, 2)
 
     # -- control flow
