@@ -25,7 +25,8 @@ from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
 from ..analyse.effects import read_params, written_params
-from ..targets.cpu_lapack import cholesky_adjoint, cofactors  # noqa: F401  (generated code: _rt.cofactors)
+from ..targets.cpu_lapack import (cholesky_adjoint, cofactors, eigh_values_vjp, eigh_vectors_vjp,  # noqa: F401
+                                  normal_solve, pinv_vjp, svd_values_vjp)   # (generated code: _rt.cofactors)
 
 
 class _Undefined:

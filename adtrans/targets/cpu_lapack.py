@@ -1,8 +1,14 @@
-"""Two helpers of the LAPACK adjoints (:data:`adtrans.rules.linalg.LAPACK`) for generated CPU
-adjoints and drivers: ``cofactors(A, det)`` and ``cholesky_adjoint(L, G)``.
+"""Helpers of the LAPACK adjoints (:data:`adtrans.rules.derivatives.LAPACK`) for generated CPU
+adjoints and drivers: ``cofactors(A, det)``, ``cholesky_adjoint(L, G)``, ``eigh_values_vjp``,
+``eigh_vectors_vjp``, ``svd_values_vjp``, ``normal_solve`` (``lstsq``) and ``pinv_vjp``.
 
-Both are ``@njit`` functions made of LAPACK calls (``np.linalg.inv``/``svd``/``solve``), callable
-from generated adjoints and from plain Python (the driver's reverse sweep).
+All are ``@njit`` functions made of LAPACK calls (``np.linalg.inv``/``svd``/``solve``/``eigh``/
+``qr``), callable from generated adjoints and from plain Python (the driver's reverse sweep).
+Where a derivative does not exist (repeated eigenvalues or singular values whose adjoints differ,
+eigenvectors of a repeated eigenvalue, a rank-deficient ``lstsq``/``pinv``) they raise
+``ValueError`` in the reverse sweep instead of returning a value that depends on LAPACK's choice.
+The new helpers are named ``*_vjp``, not ``*_adjoint``: a generated adjoint is ``<kernel>_adjoint``
+(a kernel named ``svd_values`` would shadow ``svd_values_adjoint``).  They are cached on disk.
 """
 from __future__ import annotations
 
@@ -80,3 +86,154 @@ def cholesky_adjoint(L, G):
         for j in range(i):
             out[i, j] = S[i, j] + S[j, i]
     return out
+
+
+# ------------------------------------------------- spectral decompositions, least squares, pinv
+_EPS = 2.220446049250313e-16
+
+
+@njit(cache=True)
+def _scale(x):
+    s = 0.0
+    for v in x.flat:
+        s = max(s, abs(v))
+    return s
+
+
+@njit(cache=True)
+def _repeated(w, G):
+    """Is there a pair ``w_i ~ w_j`` (within ``n eps max|w|``) whose adjoints ``G_i``, ``G_j``
+    differ (by more than ``sqrt(eps) max|G|``)?  Such a single eigenvalue (singular value) has
+    no derivative where it meets another; a symmetric function of them (their sum, a trace) has
+    equal adjoints there and passes."""
+    n = w.shape[0]
+    tol = n * _EPS * _scale(w)
+    gtol = np.sqrt(_EPS) * _scale(G)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if abs(w[i] - w[j]) <= tol and abs(G[i] - G[j]) > gtol:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _lower(S2, diag_half):
+    """The adjoint of ``A`` for a function reading only the lower triangle of ``A`` (as
+    ``np.linalg.eigh``/``eigvalsh``/``cholesky`` do) from ``S2 = S + S^T``, ``S`` its adjoint
+    for symmetric perturbations: the strict lower triangle ``S2_ij``, the diagonal ``S2_ii / 2``
+    (``diag_half``; else ``S2_ii``), the strict upper triangle 0."""
+    n = S2.shape[0]
+    out = np.zeros((n, n))
+    for i in range(n):
+        out[i, i] = 0.5 * S2[i, i] if diag_half else S2[i, i]
+        for j in range(i):
+            out[i, j] = S2[i, j]
+    return out
+
+
+@njit(cache=True)
+def eigh_values_vjp(A, w, G):
+    """The adjoint of ``A`` for ``w = np.linalg.eigh(A)[0]`` (or ``np.linalg.eigvalsh(A)``) given
+    the adjoint ``G`` of the eigenvalues: ``V diag(G) V^T`` (Giles 2008, eigenvalues:
+    ``dw_i = v_i^T dA v_i``), put on the lower triangle of ``A``, the one LAPACK's ``syevd``
+    reads (the strict upper triangle gets 0, as for :func:`cholesky_adjoint`; a symmetric ``A``
+    built from other values sends both halves to them alike).
+
+    Repeated eigenvalues (``|w_i - w_j| <= n eps max|w|``): where their adjoints agree (a sum,
+    a trace, ``sum(w**2)``) the result does not depend on the basis LAPACK picked in their
+    eigenspace and is the true gradient; where they differ (``w[0]`` alone at a crossing, which
+    has no derivative there) ``ValueError`` is raised, never a silent basis-dependent value."""
+    if _repeated(w, G):
+        raise ValueError("np.linalg.eigh/eigvalsh adjoint: an eigenvalue whose adjoint differs from that of "
+                         "an equal eigenvalue (a repeated eigenvalue alone has no derivative)")
+    V = np.linalg.eigh(A)[1]
+    S = (V * G) @ V.T
+    return _lower(S + S.T, True)
+
+
+@njit(cache=True)
+def eigh_vectors_vjp(A, V, G):
+    """The adjoint of ``A`` for ``V = np.linalg.eigh(A)[1]`` given the adjoint ``G`` of the
+    eigenvectors: ``V (F o V^T G) V^T`` with ``F_ij = 1 / (w_j - w_i)`` (``i != j``, 0 on the
+    diagonal; Giles 2008, ``dV = V (F o V^T dA V)`` for symmetric ``dA``; the same as
+    Seeger et al. 2017), on the lower triangle of ``A`` as :func:`eigh_values_vjp`.
+
+    Only ``B_ij - B_ji`` (``B = V^T G``) reaches ``A``.  Repeated eigenvalues (``|w_i - w_j| <=
+    n eps max|w|``): a pair with ``B_ij - B_ji == 0`` (the result does not read those
+    eigenvectors) contributes 0; any other raises ``ValueError``: the eigenvectors of a repeated
+    eigenvalue have no derivative (a function of the eigenspace alone, ``V f(w) V^T``, has one,
+    but this rule cannot recover it from ``B``: write it without eigh)."""
+    w = np.linalg.eigvalsh(A)
+    n = w.shape[0]
+    tol = n * _EPS * _scale(w)
+    B = V.T @ G
+    K = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            d = B[i, j] - B[j, i]
+            if abs(w[j] - w[i]) <= tol:
+                if d != 0.0:
+                    raise ValueError("np.linalg.eigh adjoint: the result reads eigenvectors of a repeated "
+                                     "eigenvalue, which have no derivative there")
+            else:
+                K[i, j] = d / (w[j] - w[i])
+                K[j, i] = K[i, j]
+    return _lower(V @ K @ V.T, True)
+
+
+@njit(cache=True)
+def svd_values_vjp(A, s, G):
+    """The adjoint of ``A`` for ``s = np.linalg.svd(A)[1]`` given the adjoint ``G`` of the singular
+    values: ``U diag(G) V^T`` with the thin ``U``, ``V`` (Townsend, "Differentiating the singular
+    value decomposition", 2016; ``ds_i = u_i^T dA v_i``).  Also the rule of
+    ``np.linalg.norm(A, 2)`` (``s[0]``) and ``np.linalg.cond(A)`` (``s[0] / s[-1]``).
+
+    Repeated singular values raise ``ValueError`` where their adjoints differ (as
+    :func:`eigh_values_vjp`: the spectral norm where the largest one is repeated has no
+    derivative), and so does a zero singular value with a nonzero adjoint (``s_i = |.|`` there)."""
+    if _repeated(s, G):
+        raise ValueError("np.linalg.svd adjoint: a singular value whose adjoint differs from that of an equal "
+                         "singular value (a repeated singular value alone has no derivative)")
+    tol = max(A.shape[0], A.shape[1]) * _EPS * _scale(s)
+    for i in range(s.shape[0]):
+        if s[i] <= tol and G[i] != 0.0:
+            raise ValueError("np.linalg.svd adjoint: a zero singular value with a nonzero adjoint "
+                             "(no derivative at a rank-deficient matrix)")
+    U, s2, Vt = np.linalg.svd(A, False)
+    return (U * G) @ Vt
+
+
+@njit(cache=True)
+def normal_solve(A, G):
+    """``(A^T A)^-1 G`` for the adjoint of ``x = np.linalg.lstsq(A, b)[0]`` (a vector or matrix
+    ``G``), from the thin QR ``A = Q R`` (``R^-1 R^-T G``: two triangular solves, no ``A^T A``
+    formed).  ``A`` must be square or tall with full column rank (``min |R_ii| > n eps
+    max |R_ii|``), where ``x = (A^T A)^-1 A^T b`` is differentiable; else ``ValueError``."""
+    m, n = A.shape
+    if m < n:
+        raise ValueError("np.linalg.lstsq adjoint: A must have at least as many rows as columns")
+    R = np.linalg.qr(A)[1]
+    big = 0.0
+    small = np.inf
+    for i in range(n):
+        big = max(big, abs(R[i, i]))
+        small = min(small, abs(R[i, i]))
+    if small <= max(m, n) * _EPS * big:
+        raise ValueError("np.linalg.lstsq adjoint: A must have full column rank")
+    return np.linalg.solve(R, np.linalg.solve(R.T, G))
+
+
+@njit(cache=True)
+def pinv_vjp(A, X, G):
+    """The adjoint of ``A`` for ``X = np.linalg.pinv(A)`` given the adjoint ``G`` of ``X``, where
+    ``A`` has full rank (``matrix_rank(A) == min(m, n)``; else ``ValueError``: the pseudo-inverse
+    is discontinuous at a rank drop).  From Golub & Pereyra 1973, ``dX = -X dA X + X X^T dA^T
+    (I - A X) + (I - X A) dA^T X^T X``: ``-X^T G X^T + (I - A X) G^T X X^T + X^T X G^T (I - X A)``."""
+    m, n = A.shape
+    if np.linalg.matrix_rank(A) < min(m, n):
+        raise ValueError("np.linalg.pinv adjoint: A must have full rank")
+    left = G.T @ (X @ X.T)
+    left -= A @ (X @ left)
+    right = (X.T @ X) @ G.T
+    right -= (right @ X) @ A
+    return left + right - X.T @ (G @ X.T)

@@ -35,7 +35,7 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import (array_target, forward_only, is_product, iter_nodes, iter_stmts, loaded_names, makes_array,
+from ..ir.walk import (array_target, forward_only, is_lapack, is_product, iter_nodes, iter_stmts, loaded_names, makes_array,
                        product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
@@ -105,7 +105,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
                 # Numba runs a prange nested in another prange serially; so does the adjoint
                 s.iter.func = name("range")
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and t is not None \
-                    and is_array(types.get(t)):
+                    and not is_lapack(s.value) and is_array(types.get(t)):
                 raise error(s, f"array view `{ast.unparse(s.value)}` (part of an array bound to `{t}`)",
                             "index the elements directly (A[i, j]), or pass the whole array to a helper")
         self.adj_names: dict = {}
