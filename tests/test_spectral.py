@@ -201,3 +201,21 @@ def test_driver_uses_the_same_rules():
             m[k][i] -= 1e-6
             fd = (spectral_driver(*p) - spectral_driver(*m)) / 2e-6
             assert g[i] == pytest.approx(fd, rel=1e-6, abs=1e-7), (k, i)
+
+
+def norms_driver(A, B):
+    """The spectral and nuclear norms and the condition number in a driver (NumPy compiles 'nuc')."""
+    return np.linalg.norm(A @ B, 2) + np.linalg.norm(A, "nuc") + np.linalg.cond(B @ B.T, None) + \
+        np.linalg.norm(B, -2)
+
+
+def test_driver_norms_and_condition():
+    A, B = tall(4, 3, 12), tall(3, 4, 13)
+    dA, dB = np.zeros_like(A), np.zeros_like(B)
+    adtrans.autodiff(norms_driver, adtrans.Duplicated(A.copy(), dA), adtrans.Duplicated(B.copy(), dB), seed=1.0)
+    for k, (x, g) in enumerate(((A, dA), (B, dB))):
+        for i in np.ndindex(x.shape):
+            p, m = [A.copy(), B.copy()], [A.copy(), B.copy()]
+            p[k][i] += 1e-6
+            m[k][i] -= 1e-6
+            assert g[i] == pytest.approx((norms_driver(*p) - norms_driver(*m)) / 2e-6, rel=1e-6, abs=1e-7), (k, i)

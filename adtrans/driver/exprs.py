@@ -29,6 +29,7 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.concatenate((a, b), axis)``      ``c`` split back
 ``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
+``norm(a, 2 / -2 / 'nuc')``, ``cond``  singular values (``_rt.norm_vjp``, ``_rt.cond_vjp``)
 ``np.linalg.solve/inv/det/cholesky``  the kernels' LAPACK rules (``LAPACK`` of the derivative
 ``np.linalg.slogdet(a)[1]``, ``eigh``   table, :mod:`adtrans.rules.derivatives`)
 ``eigvalsh``, ``svd(a)[1]``, ``pinv``
@@ -294,6 +295,17 @@ class ExprAdjoint:
                     return
             if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
                 self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
+                return
+            if name in ("norm", "cond") and kind.kind == "numpy" and len(args) == 2 and not kw:
+                # the spectral and nuclear norms and the 2-norm condition number: singular values
+                order = args[1]
+                if not (isinstance(order, ast.Constant) and order.value in (2, "nuc", None)) and not (
+                        isinstance(order, ast.UnaryOp) and isinstance(order.op, ast.USub) and
+                        isinstance(order.operand, ast.Constant) and order.operand.value == 2):
+                    raise g.error(node, f"np.linalg.{name} with ord `{ast.unparse(order)}` of an active array "
+                                        "in a driver", "ord 2, -2, 'nuc' (norm) or None, 2, -2 (cond); "
+                                                       "np.linalg.norm(a) for the Frobenius norm")
+                self.grad(args[0], f"_rt.{name}_vjp({self.value(args[0])}, {ast.unparse(order)}, {c})")
                 return
             key = intrinsic_of(obj=kind.obj)
             if key is not None and INTRINSIC[key].partials and len(args) != len(INTRINSIC[key].partials):
