@@ -88,9 +88,9 @@ def eigh_in_loop(A):
 
 
 @njit
-def svd_u_read(A):
-    U, s, Vt = np.linalg.svd(A)                         # <- U read
-    return np.sum(U)
+def svd_vectors(A):
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    return np.sum(U[:, 0] ** 3) + np.sum(s * Vt[0])
 
 
 @njit

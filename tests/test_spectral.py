@@ -31,6 +31,11 @@ def tall(m, n, seed=0):
     ("np.linalg.eigh(A)[1]", {"A": sym(4, 3)}),
     ("np.linalg.svd(A)[1]", {"A": tall(5, 3, 4)}),
     ("np.linalg.svd(A.T)[1]", {"A": tall(5, 3, 5)}),
+    ("np.linalg.svd(A, full_matrices=False)[0]", {"A": tall(5, 3, 14)}),
+    ("np.linalg.svd(A, full_matrices=False)[2]", {"A": tall(5, 3, 15)}),
+    pytest.param("np.linalg.svd(A.T, full_matrices=False)[0]", {"A": tall(5, 3, 16)}, marks=pytest.mark.slow),
+    pytest.param("np.linalg.svd(A.T, full_matrices=False)[2]", {"A": tall(5, 3, 17)}, marks=pytest.mark.slow),
+    pytest.param("np.linalg.svd(A)[0]", {"A": tall(4, 4, 18)}, marks=pytest.mark.slow),
     ("np.linalg.lstsq(A, b)[0]", {"A": tall(6, 3, 6), "b": np.linspace(-1, 1, 6)}),
     pytest.param("np.linalg.lstsq(A, b)[0]", {"A": tall(6, 3, 7), "b": np.random.default_rng(8).standard_normal((6, 2))},
                  marks=pytest.mark.slow),      # normal_solve compiled again for a matrix G: 10 s
@@ -48,7 +53,8 @@ def test_rules_match_finite_differences(call, ops):
     if "A.T" in call:
         ops = {"A": ops["A"].T.copy()}
     env = dict(ops, np=np, **{h: getattr(cpu_lapack, h) for h in ("eigh_values_vjp", "eigh_vectors_vjp",
-                                                                  "svd_values_vjp", "normal_solve", "pinv_vjp")})
+                                                                  "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve",
+                                                                  "pinv_vjp")})
     run = call.replace("A.T", "A")
     z = eval(run, env)
     G = rng.standard_normal(np.shape(z))
@@ -82,6 +88,7 @@ CASES = [
     pytest.param(K.eigh_matrix_function, lambda: [sym(4, 4) / 4.0], marks=SLOW),
     pytest.param(K.svd_values, lambda: [tall(5, 3, 1)], marks=SLOW),
     pytest.param(K.svd_unpacked, lambda: [tall(4, 4, 2)], marks=SLOW),
+    pytest.param(K.svd_vectors, lambda: [tall(5, 3, 19)], marks=SLOW),
     pytest.param(K.spectral_norm, lambda: [tall(4, 3, 3), tall(3, 4, 4)], marks=SLOW),
     pytest.param(K.condition, lambda: [tall(4, 4, 5)], marks=SLOW),
     pytest.param(K.lstsq_matrix, lambda: [tall(6, 3, 7), np.random.default_rng(8).standard_normal((6, 2))],
@@ -133,6 +140,14 @@ def test_repeated_eigenvalues_eigenvectors_raise_or_are_unread():
         assert g[i, j] == pytest.approx((f(A + E) - f(A - E)) / 2e-6, rel=1e-5, abs=1e-8)
 
 
+def test_full_matrices_vectors_raise():
+    """U of full_matrices=True on a tall matrix has columns without a derivative: ValueError."""
+    A = tall(5, 3, 20)
+    U = np.linalg.svd(A)[0]
+    with pytest.raises(ValueError, match="full_matrices=False"):
+        cpu_lapack.svd_u_vjp(A, U, np.ones_like(U))
+
+
 def test_repeated_and_zero_singular_values():
     A = np.diag([2.0, 2.0, 1.0])
     s = np.linalg.svd(A)[1]
@@ -156,7 +171,6 @@ def test_rank_deficient_lstsq_and_pinv_raise():
 # ----------------------------------------------------------------------------- refusals
 @pytest.mark.parametrize("fn,args,construct", [
     (K.eigh_in_loop, [sym(3)], "inside a loop"),
-    (K.svd_u_read, [sym(3)], "element 0 (U)"),
     (K.lstsq_residuals, [tall(4, 2), np.ones(4)], "element 1 (residuals)"),
     (K.eigh_overwritten, [sym(3)], "written later"),
 ])

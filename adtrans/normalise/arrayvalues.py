@@ -138,9 +138,10 @@ TABLE = {
                                       "at repeated eigenvalues ValueError where the result depends on the basis "
                                       "(adtrans/targets/cpu_lapack.py)"),
     "linalg.eigvalsh": ("differentiated", "at function level (LAPACK; `dA = V diag(G) V^T`, lower triangle; as eigh)"),
-    "linalg.svd": ("differentiated", "the singular values `s = np.linalg.svd(A)[1]` at function level "
-                                     "(`dA = U diag(G) V^T`); U, V^T refused; at repeated or zero singular values "
-                                     "ValueError where the adjoints differ"),
+    "linalg.svd": ("differentiated", "`U, s, Vt = np.linalg.svd(A, full_matrices=False)` at function level "
+                                     "(`dA = U diag(G) V^T` for s; Townsend 2016 for U, V^T, which need "
+                                     "full_matrices=False unless A is square); at repeated or zero singular values "
+                                     "ValueError where the result depends on the basis"),
     "linalg.cond": ("differentiated", "p None, 2 or -2, at function level: s[0] / s[-1] of the singular values"),
     "linalg.lstsq": ("differentiated", "the solution `x = np.linalg.lstsq(A, b)[0]` (b a vector or matrix) and the "
                                        "singular values [3], at function level, A of full column rank (QR of A in "

@@ -307,7 +307,7 @@ class LapackRule:
 #: The helpers the templates below name (:mod:`adtrans.targets.cpu_lapack`; generated CPU code
 #: imports them, drivers call them as ``_rt.<name>``).
 LAPACK_HELPERS = ("cofactors", "cholesky_adjoint", "eigh_values_vjp", "eigh_vectors_vjp",
-                  "svd_values_vjp", "normal_solve", "pinv_vjp")
+                  "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve", "pinv_vjp")
 
 _SVD_VALUES = LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))
 
@@ -332,13 +332,10 @@ LAPACK = {
     "linalg.eigh": LapackRule(("A",), "0", (), (), "Giles 2008, eigenvectors; Seeger et al. 2017 (F = 1/(w_j - w_i))",
                               parts=(LapackPart("1", reverse=(("A", "+", "eigh_values_vjp(A, z, G)"),)),
                                      LapackPart("2", reverse=(("A", "+", "eigh_vectors_vjp(A, z, G)"),)))),
-    "linalg.svd": LapackRule(("A",), "0", (), (), "Townsend 2016 (ds_i = u_i^T dA v_i)",
-                             parts=(LapackPart("2", refused="only the singular values are differentiated: "
-                                                            "s = np.linalg.svd(A)[1] (U and V^T: write them "
-                                                            "with np.linalg.eigh of A.T @ A)"),
+    "linalg.svd": LapackRule(("A",), "0", (), (), "Townsend 2016 (ds_i = u_i^T dA v_i; U, V^T: F = 1/(s_j^2 - s_i^2))",
+                             parts=(LapackPart("2", reverse=(("A", "+", "svd_u_vjp(A, z, G)"),)),
                                     _SVD_VALUES,
-                                    LapackPart("2", refused="only the singular values are differentiated: "
-                                                            "s = np.linalg.svd(A)[1]")),
+                                    LapackPart("2", reverse=(("A", "+", "svd_vt_vjp(A, z, G)"),))),
                              keywords=("full_matrices",)),
     "linalg.lstsq": LapackRule(("A", "b"), "0", (), (), "normal equations x = (A^T A)^-1 A^T b, Giles 2008, "
                                "sec. 2.3.1 (full column rank)",

@@ -237,3 +237,94 @@ def pinv_vjp(A, X, G):
     right = (X.T @ X) @ G.T
     right -= (right @ X) @ A
     return left + right - X.T @ (G @ X.T)
+
+
+@njit(cache=True)
+def _svd_like(A, U):
+    """``U, s, Vt`` of ``A`` from the same call the primal made (``full_matrices`` read from the
+    shape of its ``U``; a square ``A`` gives the same either way), so signs agree with it."""
+    m, n = A.shape
+    k = min(m, n)
+    if U.shape[1] != k:
+        raise ValueError("np.linalg.svd adjoint: U or V^T of full_matrices=True on a non-square matrix (the "
+                         "extra columns have no derivative): pass full_matrices=False")
+    return np.linalg.svd(A, U.shape[0] == U.shape[1] and m == n)
+
+
+@njit(cache=True)
+def _pair_coupling(s, M, what_u):
+    """``F o M`` with ``F_ij = 1 / (s_j^2 - s_i^2)`` (``i != j``) for the antisymmetric ``M``;
+    a pair of equal singular values (within ``k eps max s``) with ``M_ij != 0`` raises."""
+    k = s.shape[0]
+    tol = k * _EPS * _scale(s)
+    out = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                if abs(s[j] - s[i]) <= tol:
+                    if M[i, j] != 0.0:
+                        if what_u:
+                            raise ValueError("np.linalg.svd adjoint: the result reads left singular vectors of "
+                                             "a repeated singular value, which have no derivative there")
+                        raise ValueError("np.linalg.svd adjoint: the result reads right singular vectors of "
+                                         "a repeated singular value, which have no derivative there")
+                else:
+                    out[i, j] = M[i, j] / (s[j] * s[j] - s[i] * s[i])
+    return out
+
+
+@njit(cache=True)
+def svd_u_vjp(A, U, G):
+    """The adjoint of ``A`` for ``U = np.linalg.svd(A, full_matrices=False)[0]`` given its adjoint
+    ``G`` (Townsend, "Differentiating the singular value decomposition", 2016):
+    ``U (F o (U^T G - G^T U)) S V^T + (I - U U^T) G S^-1 V^T``, ``F_ij = 1 / (s_j^2 - s_i^2)``.
+    Raises ``ValueError`` for the vectors of a repeated singular value that the result reads, for
+    a zero singular value whose column the second term needs, and for ``full_matrices=True`` on
+    a non-square ``A``."""
+    U, s, Vt = _svd_like(A, U)
+    m = A.shape[0]
+    k = s.shape[0]
+    UtG = U.T @ G
+    J = _pair_coupling(s, UtG - UtG.T, True) * s.reshape(1, k)
+    out = U @ J @ Vt
+    if m > k:
+        P = G - U @ UtG
+        tol = max(A.shape[0], A.shape[1]) * _EPS * _scale(s)
+        for j in range(k):
+            if s[j] <= tol:
+                for i in range(m):
+                    if P[i, j] != 0.0:
+                        raise ValueError("np.linalg.svd adjoint: U of a zero singular value (no derivative "
+                                         "at a rank-deficient matrix)")
+                P[:, j] = 0.0
+            else:
+                P[:, j] /= s[j]
+        out += P @ Vt
+    return out
+
+
+@njit(cache=True)
+def svd_vt_vjp(A, Vt, G):
+    """The adjoint of ``A`` for ``Vt = np.linalg.svd(A, full_matrices=False)[2]`` given its adjoint
+    ``G`` (Townsend 2016, with ``dV = G^T``): ``U S (F o (V^T dV - dV^T V)) V^T + U S^-1 dV^T
+    (I - V V^T)``; raises as :func:`svd_u_vjp`."""
+    U, s, Vt = _svd_like(A, Vt.T)
+    n = A.shape[1]
+    k = s.shape[0]
+    VtVb = Vt @ G.T
+    J = s.reshape(k, 1) * _pair_coupling(s, VtVb - VtVb.T, False)
+    out = U @ J @ Vt
+    if n > k:
+        P = G - VtVb.T @ Vt           # (dV - V V^T dV)^T, k x n
+        tol = max(A.shape[0], A.shape[1]) * _EPS * _scale(s)
+        for i in range(k):
+            if s[i] <= tol:
+                for j in range(n):
+                    if P[i, j] != 0.0:
+                        raise ValueError("np.linalg.svd adjoint: V of a zero singular value (no derivative "
+                                         "at a rank-deficient matrix)")
+                P[i, :] = 0.0
+            else:
+                P[i, :] /= s[i]
+        out += U @ P
+    return out
