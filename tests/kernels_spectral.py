@@ -79,6 +79,12 @@ def pinv_wide(A):
 
 
 @njit
+def qr_both(A):
+    Q, R = np.linalg.qr(A)
+    return np.sum(Q[:, 0] ** 3) + np.sum(np.diag(R) ** 2) + R[0, -1]
+
+
+@njit
 def eigh_in_loop(A):
     t = 0.0
     for k in range(2):

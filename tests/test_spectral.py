@@ -32,7 +32,7 @@ def tall(m, n, seed=0):
     ("np.linalg.svd(A)[1]", {"A": tall(5, 3, 4)}),
     ("np.linalg.svd(A.T)[1]", {"A": tall(5, 3, 5)}),
     ("np.linalg.svd(A, full_matrices=False)[0]", {"A": tall(5, 3, 14)}),
-    ("np.linalg.svd(A, full_matrices=False)[2]", {"A": tall(5, 3, 15)}),
+    pytest.param("np.linalg.svd(A, full_matrices=False)[2]", {"A": tall(5, 3, 15)}, marks=pytest.mark.slow),
     pytest.param("np.linalg.svd(A.T, full_matrices=False)[0]", {"A": tall(5, 3, 16)}, marks=pytest.mark.slow),
     pytest.param("np.linalg.svd(A.T, full_matrices=False)[2]", {"A": tall(5, 3, 17)}, marks=pytest.mark.slow),
     pytest.param("np.linalg.svd(A)[0]", {"A": tall(4, 4, 18)}, marks=pytest.mark.slow),
@@ -40,6 +40,8 @@ def tall(m, n, seed=0):
     pytest.param("np.linalg.lstsq(A, b)[0]", {"A": tall(6, 3, 7), "b": np.random.default_rng(8).standard_normal((6, 2))},
                  marks=pytest.mark.slow),      # normal_solve compiled again for a matrix G: 10 s
     ("np.linalg.lstsq(A, b)[3]", {"A": tall(5, 4, 9), "b": np.ones(5)}),
+    ("np.linalg.qr(A)[0]", {"A": tall(5, 3, 21)}),
+    pytest.param("np.linalg.qr(A)[1]", {"A": tall(4, 4, 22)}, marks=pytest.mark.slow),
     ("np.linalg.pinv(A)", {"A": tall(5, 3, 10)}),
     ("np.linalg.pinv(A)", {"A": tall(5, 3, 11).T.copy()}),
 ])
@@ -54,7 +56,7 @@ def test_rules_match_finite_differences(call, ops):
         ops = {"A": ops["A"].T.copy()}
     env = dict(ops, np=np, **{h: getattr(cpu_lapack, h) for h in ("eigh_values_vjp", "eigh_vectors_vjp",
                                                                   "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve",
-                                                                  "pinv_vjp")})
+                                                                  "pinv_vjp", "qr_q_vjp", "qr_r_vjp")})
     run = call.replace("A.T", "A")
     z = eval(run, env)
     G = rng.standard_normal(np.shape(z))
@@ -82,7 +84,7 @@ def test_rules_match_finite_differences(call, ops):
 SLOW = pytest.mark.slow        # each compiles a kernel's adjoint with LAPACK calls (5-30 s on 2 busy cores)
 CASES = [
     (K.eigh_both, lambda: [sym(4, 2), np.linspace(0.5, 2.0, 4)]),
-    (K.lstsq_fit, lambda: [tall(6, 3, 6), np.linspace(-1, 1, 6)]),
+    pytest.param(K.lstsq_fit, lambda: [tall(6, 3, 6), np.linspace(-1, 1, 6)], marks=SLOW),
     pytest.param(K.eigvalsh_energy, lambda: [np.random.default_rng(1).standard_normal((4, 4))], marks=SLOW),
     pytest.param(K.eigh_vectors_only, lambda: [sym(4, 3)], marks=SLOW),
     pytest.param(K.eigh_matrix_function, lambda: [sym(4, 4) / 4.0], marks=SLOW),
@@ -94,6 +96,7 @@ CASES = [
     pytest.param(K.lstsq_matrix, lambda: [tall(6, 3, 7), np.random.default_rng(8).standard_normal((6, 2))],
                  marks=SLOW),
     pytest.param(K.pinv_sum, lambda: [tall(5, 3, 9)], marks=SLOW),
+    pytest.param(K.qr_both, lambda: [tall(5, 3, 23)], marks=SLOW),
     pytest.param(K.pinv_wide, lambda: [tall(5, 3, 10).T.copy()], marks=SLOW),
 ]
 
@@ -198,7 +201,8 @@ def spectral_driver(S, A, b):
     w = np.linalg.eigh(S)[0]
     V = np.linalg.eigh(S)[1]
     x = np.linalg.lstsq(A, b, rcond=None)[0]
-    return (np.sum(w ** 3) + np.sum(V[:, -1] ** 3) + np.sum(np.linalg.eigvalsh(S + 1.0))
+    R = np.linalg.qr(A)[1]
+    return np.sum(R ** 3) + (np.sum(w ** 3) + np.sum(V[:, -1] ** 3) + np.sum(np.linalg.eigvalsh(S + 1.0))
             + np.sum(np.linalg.svd(A)[1] ** 2) + np.sum(np.sin(x)) + np.sum(np.linalg.pinv(A) ** 3))
 
 

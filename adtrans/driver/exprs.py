@@ -33,7 +33,7 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.linalg.solve/inv/det/cholesky``  the kernels' LAPACK rules (``LAPACK`` of the derivative
 ``np.linalg.slogdet(a)[1]``, ``eigh``   table, :mod:`adtrans.rules.derivatives`)
 ``eigvalsh``, ``svd(a)[1]``, ``pinv``
-``lstsq(a, b)[0]``
+``lstsq(a, b)[0]``, ``qr(a)[k]``
 ====================================  ==============================================
 
 Anything else with an active operand raises :class:`~adtrans.errors.UnsupportedError`.

@@ -26,7 +26,8 @@ from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoi
 from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
 from ..analyse.effects import read_params, written_params
 from ..targets.cpu_lapack import (cholesky_adjoint, cofactors, eigh_values_vjp, eigh_vectors_vjp,  # noqa: F401
-                                  normal_solve, pinv_vjp, svd_u_vjp, svd_values_vjp, svd_vt_vjp)   # (generated code: _rt.cofactors)
+                                  normal_solve, pinv_vjp, qr_q_vjp, qr_r_vjp, svd_u_vjp, svd_values_vjp,
+                                  svd_vt_vjp)   # (generated code: _rt.cofactors)
 
 
 class _Undefined:

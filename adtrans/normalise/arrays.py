@@ -3040,7 +3040,7 @@ def _written_arrays(stmts, rebinding=True) -> set:
 
 #: What the elements of the LAPACK functions' tuple results are called (in messages).
 _PART_NAMES = {"linalg.slogdet": ("sign", "logdet"), "linalg.eigh": ("w", "V"), "linalg.svd": ("U", "s", "Vt"),
-               "linalg.lstsq": ("x", "residuals", "rank", "sv")}
+               "linalg.lstsq": ("x", "residuals", "rank", "sv"), "linalg.qr": ("Q", "R")}
 
 _NOT_WRITING = {"len", "range", "print", "min", "max", "abs", "float", "int", "bool", "sum", "enumerate", "zip",
                 "round", "isinstance", "any", "all"}

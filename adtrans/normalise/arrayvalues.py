@@ -146,6 +146,8 @@ TABLE = {
     "linalg.lstsq": ("differentiated", "the solution `x = np.linalg.lstsq(A, b)[0]` (b a vector or matrix) and the "
                                        "singular values [3], at function level, A of full column rank (QR of A in "
                                        "the adjoint; else ValueError); residuals and rank refused"),
+    "linalg.qr": ("differentiated", "`Q, R = np.linalg.qr(A)` at function level, A square or tall of full column "
+                                    "rank (Walter et al. 2012; else ValueError)"),
     "linalg.pinv": ("differentiated", "at function level, A of full rank (Golub & Pereyra; else ValueError)"),
     "fft.fft": ("refused", "write the transform loops"),
     "unique": ("refused", "compute it in the driver"),

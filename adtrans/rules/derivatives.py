@@ -307,7 +307,8 @@ class LapackRule:
 #: The helpers the templates below name (:mod:`adtrans.targets.cpu_lapack`; generated CPU code
 #: imports them, drivers call them as ``_rt.<name>``).
 LAPACK_HELPERS = ("cofactors", "cholesky_adjoint", "eigh_values_vjp", "eigh_vectors_vjp",
-                  "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve", "pinv_vjp")
+                  "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve", "pinv_vjp", "qr_q_vjp",
+                  "qr_r_vjp")
 
 _SVD_VALUES = LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))
 
@@ -315,7 +316,9 @@ _SVD_VALUES = LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))
 #: forward and reverse mode algorithmic differentiation", 2008 (sec. 2.2, 2.3; eigenvalues); Murray,
 #: "Differentiation of the Cholesky decomposition", 2016 (sec. 3, eq. 10); Seeger et al.,
 #: "Auto-differentiating linear algebra", 2017 (eigh); Townsend, "Differentiating the singular
-#: value decomposition", 2016; Golub & Pereyra, "The differentiation of pseudo-inverses", 1973.
+#: value decomposition", 2016; Golub & Pereyra, "The differentiation of pseudo-inverses", 1973;
+#: Walter, Lehmann & Lamour, "On evaluating higher-order derivatives of the QR decomposition of
+#: tall matrices with full column rank in forward and reverse mode AD", 2012.
 LAPACK = {
     "linalg.solve": LapackRule(("A", "b"), "b", (("t", "np.linalg.solve(A.T, G)"),),
                                (("b", "+", "t"), ("A", "-", "t @ z.T")), "Giles 2008, sec. 2.3.1",
@@ -348,6 +351,9 @@ LAPACK = {
                                       LapackPart("0", refused="use np.linalg.matrix_rank(A)"),
                                       LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))),
                                keywords=("rcond",)),
+    "linalg.qr": LapackRule(("A",), "0", (), (), "Walter, Lehmann & Lamour 2012 (thin QR, full column rank)",
+                            parts=(LapackPart("2", reverse=(("A", "+", "qr_q_vjp(A, z, G)"),)),
+                                   LapackPart("2", reverse=(("A", "+", "qr_r_vjp(A, z, G)"),)))),
     "linalg.pinv": LapackRule(("A",), "2", (), (("A", "+", "pinv_vjp(A, z, G)"),),
                               "Golub & Pereyra 1973 (full rank)"),
 }

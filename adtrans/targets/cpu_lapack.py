@@ -1,6 +1,7 @@
 """Helpers of the LAPACK adjoints (:data:`adtrans.rules.derivatives.LAPACK`) for generated CPU
 adjoints and drivers: ``cofactors(A, det)``, ``cholesky_adjoint(L, G)``, ``eigh_values_vjp``,
-``eigh_vectors_vjp``, ``svd_values_vjp``, ``normal_solve`` (``lstsq``) and ``pinv_vjp``.
+``eigh_vectors_vjp``, ``svd_values_vjp``, ``svd_u_vjp``, ``svd_vt_vjp``, ``normal_solve`` (``lstsq``), ``pinv_vjp``,
+``qr_q_vjp`` and ``qr_r_vjp``.
 
 All are ``@njit`` functions made of LAPACK calls (``np.linalg.inv``/``svd``/``solve``/``eigh``/
 ``qr``), callable from generated adjoints and from plain Python (the driver's reverse sweep).
@@ -328,3 +329,44 @@ def svd_vt_vjp(A, Vt, G):
                 P[i, :] /= s[i]
         out += U @ P
     return out
+
+
+@njit(cache=True)
+def _qr_adjoint(A, GQ, GR):
+    """``(GQ + Q copyltu(M)) R^-T`` with ``M = R GR^T - GQ^T Q`` (``copyltu``: the symmetric
+    matrix with ``M``'s lower triangle) for the thin ``A = Q R`` of a tall or square ``A`` of full
+    column rank (Walter, Lehmann & Lamour, "On evaluating higher-order derivatives of the QR
+    decomposition of tall matrices with full column rank in forward and reverse mode AD", 2012)."""
+    m, n = A.shape
+    if m < n:
+        raise ValueError("np.linalg.qr adjoint: A must have at least as many rows as columns")
+    Q, R = np.linalg.qr(A)
+    Q, R = np.ascontiguousarray(Q), np.ascontiguousarray(R)
+    big = 0.0
+    small = np.inf
+    for i in range(n):
+        big = max(big, abs(R[i, i]))
+        small = min(small, abs(R[i, i]))
+    if small <= max(m, n) * _EPS * big:
+        raise ValueError("np.linalg.qr adjoint: A must have full column rank")
+    M = R @ np.ascontiguousarray(GR.T) - np.ascontiguousarray(GQ.T) @ Q
+    for i in range(n):
+        for j in range(i + 1, n):
+            M[i, j] = M[j, i]
+    B = GQ + Q @ M
+    # B R^-T: solve R X^T = B^T
+    return np.ascontiguousarray(np.linalg.solve(R, np.ascontiguousarray(B.T)).T)
+
+
+@njit(cache=True)
+def qr_q_vjp(A, Q, G):
+    """The adjoint of ``A`` for ``Q = np.linalg.qr(A)[0]`` given its adjoint ``G`` (``m >= n``, full
+    column rank; else ``ValueError``); see :func:`_qr_adjoint`."""
+    return _qr_adjoint(A, np.ascontiguousarray(G), np.zeros((A.shape[1], A.shape[1])))
+
+
+@njit(cache=True)
+def qr_r_vjp(A, R, G):
+    """The adjoint of ``A`` for ``R = np.linalg.qr(A)[1]`` given its adjoint ``G`` (the upper
+    triangle of ``G`` is read: the lower entries of ``R`` are the constant 0)."""
+    return _qr_adjoint(A, np.zeros(A.shape), np.triu(G))
