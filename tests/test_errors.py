@@ -29,7 +29,7 @@ def marked_line(fn):
     # checks U.mask_index and U.scatter_write against finite differences, and refuses 2-d masks)
     (U.sort_2d, [np.ones((2, 3))], ("dup",), "2-d array"),
     (U.shapes_never_agree, [np.ones(3)], ("dup",), "never agree"),
-    (U.spectral_norm, [np.eye(3)], ("dup",), "ord 2"),
+    (U.spectral_norm, [np.eye(3)], ("dup",), "ord 'nuc'"),
     # random draws are differentiated now (tests/test_random_kernels.py); a draw in a while loop stays refused
     (U.monte_carlo, [np.ones(1), 1.0, 10], ("dup", "const", "const"), "random draw"),
     (U.calls_stencil, [np.ones(6)], ("dup",), "numba.stencil"),

@@ -29,8 +29,11 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.concatenate((a, b), axis)``      ``c`` split back
 ``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
+``norm(a, 2 / -2 / 'nuc')``, ``cond``  singular values (``_rt.norm_vjp``, ``_rt.cond_vjp``)
 ``np.linalg.solve/inv/det/cholesky``  the kernels' LAPACK rules (``LAPACK`` of the derivative
-``np.linalg.slogdet(a)[1]``           table, :mod:`adtrans.rules.derivatives`)
+``np.linalg.slogdet(a)[1]``, ``eigh``   table, :mod:`adtrans.rules.derivatives`)
+``eigvalsh``, ``svd(a)[1]``, ``pinv``
+``lstsq(a, b)[0]``, ``qr(a)[k]``
 ====================================  ==============================================
 
 Anything else with an active operand raises :class:`~adtrans.errors.UnsupportedError`.
@@ -40,7 +43,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from ..rules.derivatives import BINOP, INTRINSIC, LAPACK, intrinsic_of
+from ..rules.derivatives import BINOP, INTRINSIC, LAPACK, LAPACK_HELPERS, intrinsic_of
 from ..rules.scalar import elementwise, guarded_template, scale, substitute, template
 from .calls import NUMPY_FILLS, lapack_of
 from ..ir.walk import iter_nodes
@@ -51,6 +54,14 @@ IDENTITY = {"copy", "array"}
 BINARY_NUMPY = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
                 "true_divide": ast.Div, "power": ast.Pow, "pow": ast.Pow, "matmul": ast.MatMult,
                 "dot": ast.MatMult}
+
+
+def index_code(key) -> str:
+    """An index as code inside ``[...]`` (``:, -1``; ``ast.unparse`` of a tuple with slices writes
+    ``(:, -1)``, which is no Python)."""
+    if isinstance(key, ast.Tuple):
+        return ", ".join(ast.unparse(e) for e in key.elts) + ("," if len(key.elts) == 1 else "")
+    return ast.unparse(key)
 
 
 def paren(code: str) -> str:
@@ -134,16 +145,20 @@ class ExprAdjoint:
             self.back.append(f"{s} = _rt.acc({s}, {c})")
             return
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and \
-                lapack_of(g.resolver.classify(node.value)) == "linalg.slogdet":
-            if not (isinstance(node.slice, ast.Constant) and node.slice.value in (0, 1)):
-                raise g.error(node, f"`{ast.unparse(node)}`", "index np.linalg.slogdet's result with 0 or 1")
-            self.lapack(node, "linalg.slogdet", list(node.value.args), c, part=node.slice.value)
+                LAPACK.get(lapack_of(g.resolver.classify(node.value)), None) is not None and \
+                LAPACK[lapack_of(g.resolver.classify(node.value))].parts:
+            func = lapack_of(g.resolver.classify(node.value))
+            count = len(LAPACK[func].parts)
+            if not (isinstance(node.slice, ast.Constant) and node.slice.value in range(count)):
+                raise g.error(node, f"`{ast.unparse(node)}`",
+                              f"index np.{func}'s result with a constant 0 to {count - 1}")
+            self.lapack(node, func, list(node.value.args), c, part=node.slice.value)
             return
         if isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Name):
-                self.back.append(f"_rt.add_at({g.shadow(node.value.id)}, _np.s_[{ast.unparse(node.slice)}], {c})")
+                self.back.append(f"_rt.add_at({g.shadow(node.value.id)}, _np.s_[{index_code(node.slice)}], {c})")
                 return
-            self.grad(node.value, f"_rt.scatter({self.value(node.value)}, _np.s_[{ast.unparse(node.slice)}], {c})")
+            self.grad(node.value, f"_rt.scatter({self.value(node.value)}, _np.s_[{index_code(node.slice)}], {c})")
             return
         if not (c.isidentifier()):
             t = g.temp("_b")
@@ -238,9 +253,10 @@ class ExprAdjoint:
             return
         lapack = lapack_of(kind)
         if lapack is not None:
-            if lapack == "linalg.slogdet":
-                raise g.error(node, "np.linalg.slogdet's tuple of an active matrix in a driver",
-                              "index it: logdet = np.linalg.slogdet(A)[1]")
+            if LAPACK[lapack].parts:
+                raise g.error(node, f"np.{lapack}'s tuple of an active matrix in a driver",
+                              f"index it: np.{lapack}(...)[k] (logdet = np.linalg.slogdet(A)[1], "
+                              "w = np.linalg.eigh(A)[0])")
             self.lapack(node, lapack, args, c)
             return
         if kind.kind in ("numpy", "math", "builtin"):
@@ -280,6 +296,17 @@ class ExprAdjoint:
             if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
                 self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
                 return
+            if name in ("norm", "cond") and kind.kind == "numpy" and len(args) == 2 and not kw:
+                # the spectral and nuclear norms and the 2-norm condition number: singular values
+                order = args[1]
+                if not (isinstance(order, ast.Constant) and order.value in (2, "nuc", None)) and not (
+                        isinstance(order, ast.UnaryOp) and isinstance(order.op, ast.USub) and
+                        isinstance(order.operand, ast.Constant) and order.operand.value == 2):
+                    raise g.error(node, f"np.linalg.{name} with ord `{ast.unparse(order)}` of an active array "
+                                        "in a driver", "ord 2, -2, 'nuc' (norm) or None, 2, -2 (cond); "
+                                                       "np.linalg.norm(a) for the Frobenius norm")
+                self.grad(args[0], f"_rt.{name}_vjp({self.value(args[0])}, {ast.unparse(order)}, {c})")
+                return
             key = intrinsic_of(obj=kind.obj)
             if key is not None and INTRINSIC[key].partials and len(args) != len(INTRINSIC[key].partials):
                 key = None          # e.g. np.min(a): a reduction, not the two-argument min
@@ -312,16 +339,19 @@ class ExprAdjoint:
         values; ``b``'s number of dimensions is read at run time (the driver has no types)."""
         g, rule = self.gen, LAPACK[func]
         call = node.value if isinstance(node, ast.Subscript) else node
-        if len(args) != len(rule.args) or call.keywords:
+        if len(args) != len(rule.args) or any(k.arg not in rule.keywords for k in call.keywords):
             raise g.error(node, f"np.{func} with {len(args)} arguments", f"pass {len(rule.args)}")
-        if rule.parts and part != rule.parts - 1:
+        one = rule.part(part)
+        if one.constant:
             return                          # slogdet's sign: piecewise constant
+        if one.refused:
+            raise g.error(node, f"np.{func}'s element {part} of an active matrix in a driver", one.refused)
         names = dict(zip(rule.args, (self.value(a) for a in args)), z=self.value(node), G=c)
-        for t, tpl in rule.temps:
+        for t, tpl in one.temps:
             names[t] = g.temp("_b")
             self.back.append(f"{names[t]} = {_driver_code(tpl, names)}")
-        vector = dict((arg, tpl) for arg, _, tpl in rule.vector)
-        for (arg, sign, tpl), a in zip(rule.reverse, [args[rule.args.index(r[0])] for r in rule.reverse]):
+        vector = dict((arg, tpl) for arg, _, tpl in one.vector)
+        for (arg, sign, tpl), a in zip(one.reverse, [args[rule.args.index(r[0])] for r in one.reverse]):
             code = _driver_code(tpl, names)
             if arg in vector:
                 code = f"({_driver_code(vector[arg], names)} if _np.ndim({names['b']}) == 1 else {code})"
@@ -336,7 +366,7 @@ class ExprAdjoint:
         self.grad(arg, contrib)
 
 
-_DRIVER_NAMES = {"np": "_np", "cofactors": "_rt.cofactors", "cholesky_adjoint": "_rt.cholesky_adjoint"}
+_DRIVER_NAMES = {"np": "_np", **{f: "_rt." + f for f in LAPACK_HELPERS}}
 
 
 def _driver_code(template: str, names: dict) -> str:

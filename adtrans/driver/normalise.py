@@ -31,6 +31,7 @@ from ..ir.names import names_in
 from .calls import CallKind, Resolver, lapack_of
 from .jumps import bind_arguments, inline_helper, lower_jumps
 from ..ir.walk import iter_nodes
+from ..rules.derivatives import LAPACK
 
 
 # ----------------------------------------------------------------------------- statements
@@ -603,8 +604,9 @@ class Normaliser:
             return ast.IfExp(test=self.expr(e.test, out), body=e.body, orelse=e.orelse)
         if isinstance(e, ast.Subscript):
             base = self.expr(e.value, out)
-            if isinstance(base, ast.Call) and lapack_of(self.classify(base)) == "linalg.slogdet":
-                return ast.Subscript(value=base, slice=e.slice, ctx=ast.Load())   # its rule reads [1]
+            if isinstance(base, ast.Call) and LAPACK.get(lapack_of(self.classify(base)), None) is not None and \
+                    LAPACK[lapack_of(self.classify(base))].parts:
+                return ast.Subscript(value=base, slice=e.slice, ctx=ast.Load())   # its rule reads [k]
             if not isinstance(base, (ast.Name, ast.Attribute)) or _is_T(base):
                 base = _load(self.assign_value(self.temp(), base, out))
             return ast.Subscript(value=base, slice=self.expr(e.slice, out), ctx=ast.Load())

@@ -26,7 +26,9 @@ from ..errors import ADError, UnsupportedError
 from .checkpoint import Checkpoints  # noqa: F401  (generated code: _rt.Checkpoints)
 from ..special import digamma_array as digamma  # noqa: F401  (derivative templates: special.digamma)
 from ..analyse.effects import kernel_draws, read_params, written_params
-from ..targets.cpu_lapack import cholesky_adjoint, cofactors  # noqa: F401  (generated code: _rt.cofactors)
+from ..targets.cpu_lapack import (cholesky_adjoint, cofactors, eigh_values_vjp, eigh_vectors_vjp,  # noqa: F401
+                                  normal_solve, pinv_vjp, qr_q_vjp, qr_r_vjp, svd_u_vjp, svd_values_vjp,
+                                  svd_vt_vjp)   # (generated code: _rt.cofactors)
 
 
 class _Undefined:
@@ -46,6 +48,43 @@ UNDEF = _Undefined()
 
 
 # ----------------------------------------------------------------------------- shadows
+
+def _singular_values_vjp(a, pick):
+    """The adjoint of matrix ``a`` for a function of its singular values ``s`` whose adjoint is
+    ``pick(s)`` (:func:`adtrans.targets.cpu_lapack.svd_values_vjp`)."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    s = np.linalg.svd(a, compute_uv=False)
+    return svd_values_vjp(a, s, pick(s))
+
+
+def norm_vjp(a, order, c):
+    """The adjoint of ``a`` for ``np.linalg.norm(a, order)`` with adjoint ``c``: a matrix's
+    spectral norm (``order`` 2: the largest singular value; -2 the smallest) and nuclear norm
+    (``'nuc'``: their sum) through the singular values; a vector's 2-norm ``c a / |a|``."""
+    if np.ndim(a) == 1 and order == 2:
+        return c * a / np.linalg.norm(a)
+    if np.ndim(a) != 2:
+        raise ValueError(f"np.linalg.norm with ord {order!r} of a {np.ndim(a)}-d array has no adjoint rule here")
+
+    def pick(s):
+        g = np.full_like(s, c) if order == "nuc" else np.zeros_like(s)
+        if order != "nuc":
+            g[0 if order == 2 else -1] = c
+        return g
+    return _singular_values_vjp(a, pick)
+
+
+def cond_vjp(a, p, c):
+    """The adjoint of ``a`` for ``np.linalg.cond(a, p)`` (``p`` None or 2: ``s[0] / s[-1]``; -2 its
+    reciprocal) with adjoint ``c``."""
+    def pick(s):
+        hi, lo = (0, -1) if p in (None, 2) else (-1, 0)
+        g = np.zeros_like(s)
+        g[hi] += c / s[lo]
+        g[lo] -= c * s[hi] / s[lo] ** 2
+        return g
+    return _singular_values_vjp(a, pick)
+
 
 def is_float_array(a) -> bool:
     return isinstance(a, np.ndarray) and a.dtype.kind == "f"

@@ -49,7 +49,7 @@ from collections import Counter
 
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
 from ..analyse.effects import kernel_draws, read_params, returns_value, written_params
-from .exprs import ExprAdjoint
+from .exprs import ExprAdjoint, index_code
 from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
 from ..ir.walk import iter_nodes
@@ -456,7 +456,7 @@ class Sweeps:
                 return f"_rt.alias_shadow({self.shadow(v.id)})"
             if isinstance(v, ast.Attribute):
                 return f"_rt.alias_shadow({self.shadow(v.value.id)}).T"
-            return f"_rt.getitem_shadow({self.shadow(v.value.id)}, _np.s_[{ast.unparse(v.slice)}])"
+            return f"_rt.getitem_shadow({self.shadow(v.value.id)}, _np.s_[{index_code(v.slice)}])"
         return f"_rt.new_shadow({s.target})"
 
     def rev_Assign(self, s: Assign) -> list:
@@ -486,7 +486,7 @@ class Sweeps:
                 ys = self.shadow(v.id)
                 out.append(f"{ys} = _rt.alias_adjoint({ys}, {bar})")
             elif isinstance(v, ast.Subscript):
-                out.append(f"_rt.getitem_adjoint({self.shadow(v.value.id)}, _np.s_[{ast.unparse(v.slice)}], {bar})")
+                out.append(f"_rt.getitem_adjoint({self.shadow(v.value.id)}, _np.s_[{index_code(v.slice)}], {bar})")
         elif s.kind == "pure" and active_t and self.act.expr(v):
             out += ExprAdjoint(self).lines(v, bar)
         if not out:

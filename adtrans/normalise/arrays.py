@@ -75,6 +75,7 @@ class ArrayLowering:
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
         self.stores: dict = {}           # name -> how many statements of the kernel bind it
+        self.loads: set = set()          # names the kernel reads somewhere
         self.counters: set = set()       # range-loop counters bound nowhere else (never negative)
         self.masks: dict = {}            # mask expression -> its positions, within one statement
         self.deferred: dict = {}         # element-wise temporary -> its Gen, computed at its uses (.deferred)
@@ -166,6 +167,10 @@ class ArrayLowering:
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
                 return 0
+            part = self.lapack_part(e)
+            if part is not None:
+                nd = LAPACK[part[0]].parts[part[1]].ndim
+                return self.ndim(e.value.args[-1]) if nd == "b" else int(nd)
             d = self.ndim(e.value)
             if d == 0:
                 return 0
@@ -235,8 +240,10 @@ class ArrayLowering:
         if name == "linalg.norm":
             axis = self.norm_args(e, args)[1]
             return 0 if axis is None else max(nd[0] - 1, 0)
-        if name in ("vdot", "trace", "linalg.det", "linalg.slogdet"):
+        if name in ("vdot", "trace", "linalg.det", "linalg.cond") or (name in LAPACK and LAPACK[name].parts):
             return 0
+        if name in LAPACK and LAPACK[name].ndim in ("1", "2"):
+            return int(LAPACK[name].ndim)
         if name == "linalg.solve":
             return nd[1] if len(nd) > 1 else 0
         if name in ("zeros", "ones", "empty", "full"):
@@ -324,6 +331,8 @@ class ArrayLowering:
             for n in ast.walk(ast.Module(body=body, type_ignores=[])):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     self.stores[n.id] = self.stores.get(n.id, 0) + 1
+                elif isinstance(n, ast.Name):
+                    self.loads.add(n.id)
         out = []
         self.levels.append([body, 0])
         try:
@@ -780,14 +789,22 @@ class ArrayLowering:
                 return [s]
             s.value = ast.Tuple(elts=[self.scalar(x, pre) for x in v.elts], ctx=ast.Load())
             return [s]
-        if isinstance(v, ast.Call) and self.numpy_name(v.func) == "linalg.slogdet" and len(t.elts) == 2 \
+        func = self.numpy_name(v.func) if isinstance(v, ast.Call) else None
+        if func in LAPACK and LAPACK[func].parts and len(t.elts) == len(LAPACK[func].parts) \
                 and all(isinstance(x, ast.Name) for x in t.elts):
-            # sign, logdet = np.linalg.slogdet(A): one statement per part (a part nobody reads goes)
+            # sign, logdet = np.linalg.slogdet(A), w, V = np.linalg.eigh(A): one statement per part
+            # (a part nobody reads goes; one the kernel never names is not made)
             out = []
             for k, x in enumerate(t.elts):
+                if x.id not in self.loads:
+                    continue
+                if LAPACK[func].parts[k].ndim != "0":
+                    out += self.assign_name(x.id, ast.copy_location(ast.Subscript(
+                        value=v, slice=C(k), ctx=ast.Load()), v), pre, s)
+                    continue
                 self.sdt[x.id] = "float64"
                 out.append(ast.copy_location(ast.Assign(targets=[N(x.id, True)], value=self.lapack(
-                    "linalg.slogdet", list(v.args), pre, v, part=k)), s))
+                    func, list(v.args), pre, v, part=k)), s))
             return out
         if isinstance(v, ast.Call) and self.is_helper(v):
             infos, fresh = self.helper_summary(v)
@@ -1665,6 +1682,9 @@ class ArrayLowering:
             return self.call_value(e, pre)
         if isinstance(e, ast.Attribute) and e.attr == "real":
             return self.value(e.value, pre)
+        part = self.lapack_part(e)
+        if part is not None:
+            return self.lapack(part[0], list(e.value.args), pre, e.value, part=part[1])
         if isinstance(e, ast.Subscript) and self.is_gather(e):
             return self.gather(e, pre)
         if isinstance(e, ast.Subscript):
@@ -1800,8 +1820,9 @@ class ArrayLowering:
         ord 2 ``sqrt(sum(x*x))``, 1 ``sum(|x|)``, inf ``max(|x|)``, -inf ``min(|x|)``, p > 0
         ``sum(|x|**p)**(1/p)``; matrix norms (2-D ``x``, no axis): 'fro' (and None) the 2-norm of
         the elements, 1 ``max(sum(|x|, axis=0))``, inf ``max(sum(|x|, axis=1))`` (-1/-inf: min).
-        Refused: the spectral norm (ord 2 of a matrix), 'nuc', ord 0 and negative p (no derivative
-        or a singular one everywhere)."""
+        The spectral norm (ord 2 / -2 of a matrix) is :meth:`spectral` (the SVD).  Refused: 'nuc'
+        (Numba does not compile it), ord 0 and negative p (no derivative or a singular one
+        everywhere)."""
         ord_, axis = self.norm_args(e, args)
         nd = self.ndim(args[0])
         x = args[0]
@@ -1811,7 +1832,8 @@ class ArrayLowering:
             axis = None
         if isinstance(ord_, str) and (axis is not None or nd != 2 or ord_ != "fro"):
             raise self.err(e, f"np.linalg.norm with ord '{ord_}'",
-                           "'fro' of a matrix only; compute the nuclear norm's SVD in the driver")
+                           "'fro' of a matrix only; the nuclear norm (which Numba does not compile) is "
+                           "np.sum(np.linalg.svd(A)[1])")
 
         def call(fn, *a, axis=None):
             kws = [] if axis is None else [ast.keyword(arg="axis", value=C(axis))]
@@ -1823,8 +1845,7 @@ class ArrayLowering:
             if ord_ in (1, -1, float("inf"), float("-inf")):
                 red = "max" if ord_ > 0 else "min"
                 return call(red, call("sum", ab(), axis=0 if abs(ord_) == 1 else 1))
-            raise self.err(e, f"np.linalg.norm of a matrix with ord {ord_!r}",
-                           "the spectral norm needs an SVD: compute it in the driver (or use 'fro', 1, np.inf)")
+            raise self.err(e, f"np.linalg.norm of a matrix with ord {ord_!r}", "use 'fro', 1, 2, np.inf, -1, -2 or -np.inf")
         if nd > 2 and axis is None and ord_ is not None:
             raise self.err(e, f"np.linalg.norm of a {nd}-d array with ord {ord_!r}", "pass axis= or flatten it")
         if ord_ is None or ord_ == "fro":
@@ -2073,6 +2094,9 @@ class ArrayLowering:
                 ast.Assign(targets=[ast.Subscript(value=N(tmp), slice=idx[0], ctx=ast.Store())], value=N(acc))], e)
             self.info[tmp] = (1, x.dtype)
             return Ref(View.whole(tmp, 1, x.dtype))
+        if name in LAPACK and LAPACK[name].parts:
+            raise self.err(e, f"np.{name}'s tuple result used as a value",
+                           f"unpack it (`{', '.join(_PART_NAMES[name])} = np.{name}(...)`) or index it (np.{name}(...)[k])")
         if name in LAPACK and LAPACK[name].ndim != "0":
             return self.lapack(name, args, pre, e)
         if name == "linalg.norm":
@@ -2465,15 +2489,23 @@ class ArrayLowering:
         return Ref(View(tmp, nd, dt, {}, [ViewAxis(k, C(0), C(1), copy.deepcopy(e)) for k, e in enumerate(extents)]))
 
     def lapack(self, name, args, pre, like, part=None):
-        """``np.linalg.solve(A, b)``, ``inv``, ``det``, ``slogdet``, ``cholesky``: kept whole (a LAPACK
-        call) where the kernel's function level runs it, with the array-level adjoint of
+        """``np.linalg.solve(A, b)``, ``inv``, ``det``, ``slogdet``, ``cholesky``, ``eigh``, ``eigvalsh``,
+        ``svd``, ``lstsq``, ``pinv``: kept whole (a LAPACK call, element ``part`` of a tuple result)
+        where the kernel's function level runs it, with the array-level adjoint of
         :data:`adtrans.rules.derivatives.LAPACK`.  An array result is bound to a fresh name (a
         :class:`Ref`), a number is the tagged call itself (``adtrans_lapack``: the function;
         ``adtrans_linalg``: the result's number of dimensions; ``adtrans_position``).  Operands
         are whole float64 arrays (a view or an expression is first copied into a fresh one)."""
         label = f"np.{name}"
-        if len(args) != len(LAPACK[name].args) or getattr(like, "keywords", None):
-            raise self.err(like, f"{label} with {len(args)} arguments", f"pass {len(LAPACK[name].args)}")
+        rule = LAPACK[name]
+        keywords = getattr(like, "keywords", None) or []
+        if len(args) != len(rule.args) or any(k.arg not in rule.keywords for k in keywords):
+            raise self.err(like, f"{label} with {len(args)} arguments" + (" and keywords" if keywords else ""),
+                           f"pass {len(rule.args)}" + (f" (keywords: {', '.join(rule.keywords)})" if rule.keywords
+                                                         else ", no keywords"))
+        one = rule.part(part)
+        if one.refused:
+            raise self.err(like, f"{label}'s element {part} ({_PART_NAMES[name][part]})", one.refused)
         if self.n.ext is not None:
             raise self.err(like, f"{label} in a CUDA kernel",
                            "compute it on the host and pass the result in")
@@ -2494,9 +2526,11 @@ class ArrayLowering:
                 raise self.err(like, f"{label} of a {x.ndim}-d {x.dtype} `{role}`",
                                "pass float64 arrays: A a matrix" + (", b a vector or matrix" if len(vals) > 1 else ""))
         ops = [self.lapack_operand(x, pre, like) for x in vals]
-        call = ast.Call(func=ast.parse(f"np.{name}", mode="eval").body, args=ops, keywords=[])
+        call = ast.Call(func=ast.parse(f"np.{name}", mode="eval").body, args=ops,
+                        keywords=[ast.keyword(arg=k.arg, value=self.scalar(copy.deepcopy(k.value), pre))
+                                  for k in keywords])
         value = call if part is None else ast.Subscript(value=call, slice=C(part), ctx=ast.Load())
-        nd = vals[-1].ndim if LAPACK[name].ndim == "b" else int(LAPACK[name].ndim)
+        nd = vals[-1].ndim if one.ndim == "b" else int(one.ndim)
         value.adtrans_lapack, value.adtrans_linalg, value.adtrans_position = name, nd, _position(like)
         ast.copy_location(value, like)
         if nd == 0:
@@ -2505,6 +2539,46 @@ class ArrayLowering:
         pre.append(ast.copy_location(ast.Assign(targets=[N(tmp, True)], value=value), like))
         self.info[tmp] = (nd, "float64")
         return Ref(View.whole(tmp, nd, "float64"))
+
+    def lapack_part(self, e):
+        """``(function, k)`` for ``np.linalg.eigh(A)[k]`` (an element of a LAPACK function's tuple
+        result, ``k`` a constant in range), else None."""
+        if not (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Call)):
+            return None
+        func = self.numpy_name(e.value.func)
+        if func not in LAPACK or not LAPACK[func].parts:
+            return None
+        k = e.slice
+        if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and is_const(k.operand):
+            k = C(-k.operand.value)
+        if not (is_const(k) and isinstance(k.value, int) and -len(LAPACK[func].parts) <= k.value < len(LAPACK[func].parts)):
+            return None
+        return func, k.value % len(LAPACK[func].parts)
+
+    def spectral(self, name, e, args, pre):
+        """``np.linalg.norm(A, 2)`` (``-2``) and ``np.linalg.cond(A)`` (``p`` None, 2 or -2) of a
+        matrix: read from its singular values, ``s = np.linalg.svd(A, full_matrices=False)[1]``
+        (``s[0]``, ``s[-1]``, ``s[0] / s[-1]``; rule :func:`adtrans.targets.cpu_lapack.svd_values_vjp`).
+        None for any other norm."""
+        if self.ndim(args[0]) != 2:
+            return None
+        if name == "linalg.norm":
+            ord_, axis = self.norm_args(e, args)
+            if axis is not None or ord_ not in (2, -2):
+                return None
+            pick = "{s}[0]" if ord_ == 2 else "{s}[-1]"
+        else:
+            p = args[1] if len(args) > 1 else None
+            p = None if p is None or (is_const(p) and p.value is None) else ast.literal_eval(p) \
+                if isinstance(p, (ast.Constant, ast.UnaryOp)) else "variable"
+            if len(args) > 2 or e.keywords or p not in (None, 2, -2):
+                raise self.err(e, f"`{ast.unparse(e)}`", "np.linalg.cond(A) (the 2-norm condition number), "
+                               "or the norms' quotient written out: np.linalg.norm(A, 1) * np.linalg.norm(np.linalg.inv(A), 1)")
+            pick = "{s}[0] / {s}[-1]" if p != -2 else "{s}[-1] / {s}[0]"
+        fm = ast.Call(func=e.func, args=[args[0]], keywords=[ast.keyword(arg="full_matrices", value=C(False))])
+        ast.copy_location(fm, e)
+        sv = self.lapack("linalg.svd", [args[0]], pre, fm, part=1)
+        return self.scalar(ast.copy_location(ast.parse(pick.format(s=sv.view.base), mode="eval").body, e), pre)
 
     def lapack_operand(self, x, pre, like):
         """``x`` as a LAPACK operand: the name of a whole array, else a fresh copy of ``x``."""
@@ -2707,10 +2781,15 @@ class ArrayLowering:
             return ast.Slice(lower=self.scalar(e.lower, pre), upper=self.scalar(e.upper, pre),
                              step=self.scalar(e.step, pre))
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Call) and \
-                self.numpy_name(e.value.func) == "linalg.slogdet":
-            if not (is_const(e.slice) and e.slice.value in (0, 1)):
-                raise self.err(e, f"`{ast.unparse(e)}`", "index np.linalg.slogdet's result with 0 or 1")
-            return self.lapack("linalg.slogdet", list(e.value.args), pre, e.value, part=e.slice.value)
+                LAPACK.get(self.numpy_name(e.value.func), None) is not None and \
+                LAPACK[self.numpy_name(e.value.func)].parts:
+            func = self.numpy_name(e.value.func)
+            part = self.lapack_part(e)
+            if part is None:
+                raise self.err(e, f"`{ast.unparse(e)}`",
+                               f"index np.{func}'s result with a constant 0 to {len(LAPACK[func].parts) - 1}")
+            if LAPACK[func].parts[part[1]].ndim == "0":
+                return self.lapack(func, list(e.value.args), pre, e.value, part=part[1])
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape" and self.ndim(e.value.value) > 0:
                 base = e.value.value
@@ -2788,9 +2867,13 @@ class ArrayLowering:
         if name is not None and any(self.ndim(a) > 0 for a in args if not isinstance(a, (ast.Tuple, ast.List))):
             if name == "linalg.det":
                 return self.lapack(name, args, pre, e)
-            if name == "linalg.slogdet":
-                raise self.err(e, "np.linalg.slogdet's result used as a value", "unpack it: "
-                               "`sign, logdet = np.linalg.slogdet(A)` (or index it: np.linalg.slogdet(A)[1])")
+            if name in LAPACK and LAPACK[name].parts:
+                raise self.err(e, f"np.{name}'s result used as a value", "unpack it: "
+                               f"`{', '.join(_PART_NAMES[name])} = np.{name}(...)` (or index it: np.{name}(...)[k])")
+            if name in ("linalg.norm", "linalg.cond"):
+                spectral = self.spectral(name, e, args, pre)
+                if spectral is not None:
+                    return spectral
             if name == "linalg.norm":
                 form = self.norm_form(e, args)
                 if form is not None:
@@ -2981,6 +3064,10 @@ def _written_arrays(stmts, rebinding=True) -> set:
                     out |= {a.id for a in n.args if isinstance(a, ast.Name)}
     return out
 
+
+#: What the elements of the LAPACK functions' tuple results are called (in messages).
+_PART_NAMES = {"linalg.slogdet": ("sign", "logdet"), "linalg.eigh": ("w", "V"), "linalg.svd": ("U", "s", "Vt"),
+               "linalg.lstsq": ("x", "residuals", "rank", "sv"), "linalg.qr": ("Q", "R")}
 
 _NOT_WRITING = {"len", "range", "print", "min", "max", "abs", "float", "int", "bool", "sum", "enumerate", "zip",
                 "round", "isinstance", "any", "all"}

@@ -98,8 +98,9 @@ TABLE = {
     "matmul": ("differentiated", "the `@` operator, 1-D/2-D operands: as `np.dot`"),
     "outer": ("differentiated", "1-D operands (a loop nest)"),
     "trace": ("differentiated", "2-D, main diagonal (a loop)"),
-    "linalg.norm": ("differentiated", "vectors: ord 1, 2, inf, -inf, p > 0; matrices: 'fro', 1, inf, -1, -inf "
-                                      "(the spectral norm ord=2 refused); axis= an integer"),
+    "linalg.norm": ("differentiated", "vectors: ord 1, 2, inf, -inf, p > 0; matrices: 'fro', 1, inf, -1, -inf, "
+                                      "and 2, -2 at function level (singular values, as `np.linalg.svd`); "
+                                      "axis= an integer"),
     "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),
     "flatten": ("differentiated", "method, C order"), "transpose": ("differentiated", "no axes argument: reversed"),
     "copy": ("differentiated", ""), "ascontiguousarray": ("differentiated", ""),
@@ -131,10 +132,23 @@ TABLE = {
                                          "the sign is constant)"),
     "linalg.cholesky": ("differentiated", "at function level (LAPACK; Murray 2016): the lower triangle of A, "
                                           "the one it reads, gets the gradient"),
-    "linalg.eig": ("refused", "compute eigenpairs in the driver"),
-    "linalg.eigh": ("refused", "compute eigenpairs in the driver"),
-    "linalg.lstsq": ("refused", "solve the normal equations: np.linalg.solve(A.T @ A, A.T @ b)"),
-    "linalg.pinv": ("refused", "np.linalg.solve for a square system, or the normal equations"),
+    "linalg.eig": ("refused", "for a symmetric matrix np.linalg.eigh; else compute eigenpairs in the driver"),
+    "linalg.eigh": ("differentiated", "`w, V = np.linalg.eigh(A)` at function level (LAPACK; `dA = V (diag(Gw) + "
+                                      "F o V^T GV) V^T`, F = 1/(w_j - w_i)) on the lower triangle, the one it reads; "
+                                      "at repeated eigenvalues ValueError where the result depends on the basis "
+                                      "(adtrans/targets/cpu_lapack.py)"),
+    "linalg.eigvalsh": ("differentiated", "at function level (LAPACK; `dA = V diag(G) V^T`, lower triangle; as eigh)"),
+    "linalg.svd": ("differentiated", "`U, s, Vt = np.linalg.svd(A, full_matrices=False)` at function level "
+                                     "(`dA = U diag(G) V^T` for s; Townsend 2016 for U, V^T, which need "
+                                     "full_matrices=False unless A is square); at repeated or zero singular values "
+                                     "ValueError where the result depends on the basis"),
+    "linalg.cond": ("differentiated", "p None, 2 or -2, at function level: s[0] / s[-1] of the singular values"),
+    "linalg.lstsq": ("differentiated", "the solution `x = np.linalg.lstsq(A, b)[0]` (b a vector or matrix) and the "
+                                       "singular values [3], at function level, A of full column rank (QR of A in "
+                                       "the adjoint; else ValueError); residuals and rank refused"),
+    "linalg.qr": ("differentiated", "`Q, R = np.linalg.qr(A)` at function level, A square or tall of full column "
+                                    "rank (Walter et al. 2012; else ValueError)"),
+    "linalg.pinv": ("differentiated", "at function level, A of full rank (Golub & Pereyra; else ValueError)"),
     "fft.fft": ("refused", "write the transform loops"),
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),

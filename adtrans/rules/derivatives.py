@@ -259,6 +259,20 @@ def spelling(name: str) -> str:
 
 # ------------------------------------------------------------------ dense linear algebra
 @dataclass(frozen=True)
+class LapackPart:
+    """The rule of one element of a LAPACK function's tuple result (``np.linalg.eigh(A)[1]``):
+    ``ndim`` (as :attr:`LapackRule.ndim`), ``temps``, ``reverse`` and ``vector`` (as in
+    :class:`LapackRule`, ``z`` and ``G`` that element and its adjoint); ``constant``: no
+    derivative (``slogdet``'s sign); ``refused``: no rule, what to write instead."""
+    ndim: str
+    temps: tuple = ()
+    reverse: tuple = ()
+    vector: tuple = ()
+    constant: bool = False
+    refused: str = ""
+
+
+@dataclass(frozen=True)
 class LapackRule:
     """Reverse rule of one dense linear-algebra function ``z = f(A[, b])`` kept whole (a LAPACK
     call in the primal and in the adjoint, at a kernel's function level).
@@ -267,31 +281,79 @@ class LapackRule:
     ``z``; a number for ``det``/``slogdet``) and temporaries ``t``: ``temps`` are assigned first
     (``(name, template)``), then ``reverse`` gives ``d_<operand> += template`` (``-=`` where the
     sign is ``-``).  ``vector``: replacement templates when ``b`` is a vector.  ``parts``: the
-    result is a tuple and the kernel reads its elements (``slogdet``'s sign, ``[0]``, has no
-    derivative; the templates are those of ``[1]``).  ``cofactors`` and ``cholesky_adjoint`` are
-    :mod:`adtrans.targets.cpu_lapack` (they say what happens at singular and non-symmetric
-    inputs); a singular ``A`` makes ``solve``/``inv``/``slogdet`` raise NumPy's ``LinAlgError``
-    (in the forward sweep, as the primal does; ``slogdet``'s adjoint raises it in the reverse)."""
+    result is a tuple, one :class:`LapackPart` per element; the kernel reads its elements
+    (``sign, logdet = np.linalg.slogdet(A)``, ``w, V = np.linalg.eigh(A)``; each element read is
+    its own call).  ``keywords``: keyword arguments passed through unchanged (no derivative).
+    The helpers the templates name are :mod:`adtrans.targets.cpu_lapack` (they say what happens
+    at singular, degenerate and non-symmetric inputs); a singular ``A`` makes
+    ``solve``/``inv``/``slogdet`` raise NumPy's ``LinAlgError`` (in the forward sweep, as the
+    primal does; ``slogdet``'s adjoint raises it in the reverse)."""
     args: tuple
-    ndim: str                 # the result's number of dimensions: "0", "2", or "b" (b's)
+    ndim: str                 # the result's number of dimensions: "0", "1", "2", or "b" (b's)
     temps: tuple
     reverse: tuple            # (operand, "+" or "-", template)
     source: str
     vector: tuple = ()
-    parts: int = 0
+    parts: tuple = ()
+    keywords: tuple = ()
 
+    def part(self, k):
+        """The :class:`LapackPart` of element ``k`` (None: the whole, not a tuple)."""
+        if not self.parts:
+            return LapackPart(self.ndim, self.temps, self.reverse, self.vector)
+        return self.parts[k]
+
+
+#: The helpers the templates below name (:mod:`adtrans.targets.cpu_lapack`; generated CPU code
+#: imports them, drivers call them as ``_rt.<name>``).
+LAPACK_HELPERS = ("cofactors", "cholesky_adjoint", "eigh_values_vjp", "eigh_vectors_vjp",
+                  "svd_values_vjp", "svd_u_vjp", "svd_vt_vjp", "normal_solve", "pinv_vjp", "qr_q_vjp",
+                  "qr_r_vjp")
+
+_SVD_VALUES = LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))
 
 #: ``np.linalg.<name>`` -> its rule.  Sources: Giles, "Collected matrix derivative results for
-#: forward and reverse mode algorithmic differentiation", 2008 (sec. 2.2, 2.3); Murray,
-#: "Differentiation of the Cholesky decomposition", 2016 (sec. 3, eq. 10).
+#: forward and reverse mode algorithmic differentiation", 2008 (sec. 2.2, 2.3; eigenvalues); Murray,
+#: "Differentiation of the Cholesky decomposition", 2016 (sec. 3, eq. 10); Seeger et al.,
+#: "Auto-differentiating linear algebra", 2017 (eigh); Townsend, "Differentiating the singular
+#: value decomposition", 2016; Golub & Pereyra, "The differentiation of pseudo-inverses", 1973;
+#: Walter, Lehmann & Lamour, "On evaluating higher-order derivatives of the QR decomposition of
+#: tall matrices with full column rank in forward and reverse mode AD", 2012.
 LAPACK = {
     "linalg.solve": LapackRule(("A", "b"), "b", (("t", "np.linalg.solve(A.T, G)"),),
                                (("b", "+", "t"), ("A", "-", "t @ z.T")), "Giles 2008, sec. 2.3.1",
                                vector=(("b", "+", "t"), ("A", "-", "np.outer(t, z)"))),
     "linalg.inv": LapackRule(("A",), "2", (), (("A", "-", "z.T @ (G @ z.T)"),), "Giles 2008, sec. 2.2.3"),
     "linalg.det": LapackRule(("A",), "0", (), (("A", "+", "G * cofactors(A, z)"),), "Giles 2008, sec. 2.2.4"),
-    "linalg.slogdet": LapackRule(("A",), "0", (), (("A", "+", "G * np.linalg.inv(A).T"),),
-                                 "Giles 2008, sec. 2.2.4 (d log|det A| = tr(A^-1 dA))", parts=2),
+    "linalg.slogdet": LapackRule(("A",), "0", (), (), "Giles 2008, sec. 2.2.4 (d log|det A| = tr(A^-1 dA))",
+                                 parts=(LapackPart("0", constant=True),
+                                        LapackPart("0", reverse=(("A", "+", "G * np.linalg.inv(A).T"),)))),
     "linalg.cholesky": LapackRule(("A",), "2", (), (("A", "+", "cholesky_adjoint(z, G)"),),
                                   "Murray 2016, eq. 10 (lower triangle)"),
+    "linalg.eigvalsh": LapackRule(("A",), "1", (), (("A", "+", "eigh_values_vjp(A, z, G)"),),
+                                  "Giles 2008, eigenvalues (dw_i = v_i^T dA v_i; lower triangle)"),
+    "linalg.eigh": LapackRule(("A",), "0", (), (), "Giles 2008, eigenvectors; Seeger et al. 2017 (F = 1/(w_j - w_i))",
+                              parts=(LapackPart("1", reverse=(("A", "+", "eigh_values_vjp(A, z, G)"),)),
+                                     LapackPart("2", reverse=(("A", "+", "eigh_vectors_vjp(A, z, G)"),)))),
+    "linalg.svd": LapackRule(("A",), "0", (), (), "Townsend 2016 (ds_i = u_i^T dA v_i; U, V^T: F = 1/(s_j^2 - s_i^2))",
+                             parts=(LapackPart("2", reverse=(("A", "+", "svd_u_vjp(A, z, G)"),)),
+                                    _SVD_VALUES,
+                                    LapackPart("2", reverse=(("A", "+", "svd_vt_vjp(A, z, G)"),))),
+                             keywords=("full_matrices",)),
+    "linalg.lstsq": LapackRule(("A", "b"), "0", (), (), "normal equations x = (A^T A)^-1 A^T b, Giles 2008, "
+                               "sec. 2.3.1 (full column rank)",
+                               parts=(LapackPart("b", (("t", "normal_solve(A, G)"),),
+                                                 (("b", "+", "A @ t"), ("A", "+", "(b - A @ z) @ t.T - (A @ t) @ z.T")),
+                                                 (("b", "+", "A @ t"),
+                                                  ("A", "+", "np.outer(b - A @ z, t) - np.outer(A @ t, z)"))),
+                                      LapackPart("1", refused="compute the residuals from the solution: "
+                                                              "np.sum((A @ x - b) ** 2)"),
+                                      LapackPart("0", refused="use np.linalg.matrix_rank(A)"),
+                                      LapackPart("1", reverse=(("A", "+", "svd_values_vjp(A, z, G)"),))),
+                               keywords=("rcond",)),
+    "linalg.qr": LapackRule(("A",), "0", (), (), "Walter, Lehmann & Lamour 2012 (thin QR, full column rank)",
+                            parts=(LapackPart("2", reverse=(("A", "+", "qr_q_vjp(A, z, G)"),)),
+                                   LapackPart("2", reverse=(("A", "+", "qr_r_vjp(A, z, G)"),)))),
+    "linalg.pinv": LapackRule(("A",), "2", (), (("A", "+", "pinv_vjp(A, z, G)"),),
+                              "Golub & Pereyra 1973 (full rank)"),
 }

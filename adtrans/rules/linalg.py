@@ -123,12 +123,12 @@ def lapack_adjoint(value, result: str, g: str, ndims: tuple, fresh) -> tuple:
     ``fresh(base)``: a new name.  Returns ``(temps, updates)``: ``temps`` a list of ``(name,
     expression)`` to assign first, ``updates`` a list of ``(array, subtract, expression)``, meaning
     ``d_array += expression`` (``-=`` where ``subtract``).  A tuple's piecewise-constant part
-    (``slogdet``'s sign) has none."""
+    (``slogdet``'s sign) has none; a refused one never reaches here (the lowering refuses it)."""
     func, ops, part = lapack_call(value)
-    rule = LAPACK[func]
-    if rule.parts and part != rule.parts - 1:
+    rule = LAPACK[func].part(part)
+    if rule.constant:
         return [], []
-    names = dict(zip(rule.args, ops), z=result, G=g)
+    names = dict(zip(LAPACK[func].args, ops), z=result, G=g)
     temps = []
     for t, template in rule.temps:
         names[t] = fresh(g + "_solved" if t == "t" else t)

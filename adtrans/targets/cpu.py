@@ -6,11 +6,12 @@ import os
 
 from numba.core import types as nbtypes
 
+from ..rules.derivatives import LAPACK_HELPERS
 from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
-                          "\nfrom adtrans.targets.cpu_lapack import cholesky_adjoint, cofactors"
+                          "\nfrom adtrans.targets.cpu_lapack import " + ", ".join(sorted(LAPACK_HELPERS)) +
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
                           "scratch_rows, tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, "
                           "thread_id\n")

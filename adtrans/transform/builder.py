@@ -35,8 +35,8 @@ import copy
 from collections import defaultdict
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.walk import (array_target, forward_only, is_draw, is_product, iter_nodes, iter_stmts, loaded_names,
-                       makes_array, product_operands, reads, scalar_target, stored_names)
+from ..ir.walk import (array_target, forward_only, is_draw, is_lapack, is_product, iter_nodes, iter_stmts,
+                       loaded_names, makes_array, product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
@@ -107,7 +107,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             if is_draw(s):
                 self.check_draw(s)
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and t is not None \
-                    and is_array(types.get(t)):
+                    and not is_lapack(s.value) and is_array(types.get(t)):
                 raise error(s, f"array view `{ast.unparse(s.value)}` (part of an array bound to `{t}`)",
                             "index the elements directly (A[i, j]), or pass the whole array to a helper")
         self.adj_names: dict = {}
