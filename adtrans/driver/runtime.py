@@ -63,9 +63,12 @@ def is_float(v) -> bool:
 
 
 def new_shadow(value):
-    """Zero shadow of a freshly computed value: ``zeros_like`` for arrays, 0.0 for numbers, else None."""
+    """Zero shadow of a freshly computed value: ``zeros_like`` for arrays, 0.0 for numbers, a list of
+    the elements' shadows for a list (``out = []``: ``[]``), else None."""
     if isinstance(value, np.ndarray):
         return np.zeros_like(value)
+    if isinstance(value, list):
+        return [new_shadow(v) for v in value]
     if isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, (bool, np.bool_)):
         return 0.0
     return None
@@ -152,6 +155,12 @@ def acc(shadow, c):
     rebinding for floats.  Returns the (new) shadow."""
     if shadow is None or c is None:
         return shadow
+    if isinstance(shadow, list):        # a list's shadow: element by element (c: a list or an array)
+        if len(c) != len(shadow):
+            raise ValueError(f"adjoint of a list of {len(shadow)} elements with {len(c)} values")
+        for k, ck in enumerate(c):
+            shadow[k] = acc(shadow[k], ck)
+        return shadow
     if isinstance(shadow, np.ndarray):
         if shadow.dtype.kind in "fc":
             shadow += unbroadcast(c, shadow.shape)
@@ -160,7 +169,18 @@ def acc(shadow, c):
 
 
 def add_at(shadow, key, c):
-    """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate)."""
+    """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate; for a
+    list's shadow, the element ``key`` or the elements of a slice)."""
+    if isinstance(shadow, list):
+        if isinstance(key, slice):
+            picked = range(len(shadow))[key]
+            if len(c) != len(picked):
+                raise ValueError(f"adjoint of {len(picked)} list elements with {len(c)} values")
+            for k, ck in zip(picked, c):
+                shadow[k] = acc(shadow[k], ck)
+        else:
+            shadow[key] = acc(shadow[key], c)
+        return
     if isinstance(shadow, np.void) or (isinstance(shadow, np.ndarray) and shadow.dtype.fields is not None):
         if shadow[key].dtype.kind in "fc":            # a float field of a structured array or row
             shadow[key] += unbroadcast(c, np.shape(shadow[key])) if np.ndim(shadow[key]) else to_scalar(c)
@@ -306,6 +326,12 @@ def disjoint(values) -> bool:
     distinct arrays (the statements it scans name every array they touch)."""
     spans = sorted(_byte_bounds(v) for v in values if isinstance(v, np.ndarray) and v.size)
     return all(b[0] >= a[1] for a, b in zip(spans, spans[1:]))
+
+
+def spread(bar, like):
+    """Adjoint of the builtin ``sum(like)``: ``bar`` for every element of a list (an array's first
+    axis takes it by broadcasting)."""
+    return [bar] * len(like) if isinstance(like, list) else bar
 
 
 def sequence(iterable):

@@ -216,6 +216,15 @@ class FormLowering:
     def ndim(self, node) -> int | None:
         if isinstance(node, ast.Name):
             return self.nz.ndims.get(node.id)
+        if isinstance(node, ast.Subscript) and _is_slicing(node):      # a view: A[1:], A[:, 2:]
+            base = self.ndim(node.value)
+            idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if base is None:
+                return None
+            new = sum(isinstance(x, ast.Constant) and x.value is None for x in idx)
+            fixed = sum(not isinstance(x, ast.Slice) and not (isinstance(x, ast.Constant) and x.value is None)
+                        for x in idx)
+            return base - fixed + new
         return None
 
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
@@ -576,7 +585,8 @@ class FormLowering:
             if canon in ("builtins.range", "range"):
                 return None
             return None
-        if isinstance(it, ast.Attribute) and it.attr == "flat" and isinstance(it.value, ast.Name):
+        if isinstance(it, ast.Attribute) and it.attr == "flat" and (isinstance(it.value, ast.Name) or isinstance(
+                it.value, ast.Subscript) and _is_slicing(it.value)):
             arr = it.value
             return _Source(ast.Attribute(value=copy.deepcopy(arr), attr="size", ctx=ast.Load()),
                            lambda k, arr=arr: self.flat_index(arr, k, like))
