@@ -196,7 +196,9 @@ def driver_last_and_slices(x, n):
     out = []
     for k in range(n):
         out.append(energy(x, k))
-    return out[-1] * out[0] + sum(out[1:])
+    tail = out[1:]
+    first = out[0]
+    return out[-1] * first + sum(out[1:]) + tail[0] * sum(tail)
 
 
 def driver_states(u, c, n):
@@ -210,9 +212,28 @@ def driver_states(u, c, n):
     return s + float(np.sum(np.array(states)[-1] ** 3))
 
 
+def driver_list_of_arrays_rebound(u, c, n):
+    states = []
+    for k in range(n):
+        states.append(u)             # the array itself: u is rebound, the element stays
+        u = advance(u, c)
+    later = states[1:]
+    s = 0.0
+    for st in later:
+        s += energy(st, 2.0)
+    return s + float(np.sum(states[0] * u))
+
+
 def driver_same_array_twice(u, c):
     parts = []
     v = advance(u, c)
     parts.append(v)
     parts.append(v)
     return float(np.sum(np.array(parts) * np.array(parts)))
+
+
+def driver_loop_over_array(x):
+    s = 0.0
+    for v in x:                      # <- refused
+        s += energy(v * x, 1.0)
+    return s

@@ -1,5 +1,8 @@
-"""Inner functions of kernels, np.nonzero/argwhere gathers, np.nanvar/nanstd, np.tile (not in Numba):
-each gradient against central finite differences in float64 on the Numba kernel."""
+"""Inner functions of kernels, np.nonzero/argwhere gathers, np.nanvar/nanstd, np.tile (not in Numba),
+raise with run-time values, .flat of views; drivers collecting kernel results in lists: each gradient
+against central finite differences in float64 on the Numba kernel or the Python driver."""
+import inspect
+
 import numpy as np
 import pytest
 from numba import njit
@@ -110,6 +113,7 @@ def test_functions_listed_as_missing_are_missing_from_numba(name):
     (K.driver_last_and_slices, lambda: [v(4), 3], ("dup", "const")),
     (K.driver_states, lambda: [v(5), 0.4, 3], ("dup", "active", "const")),
     (K.driver_same_array_twice, lambda: [v(4), 0.4], ("dup", "active")),
+    (K.driver_list_of_arrays_rebound, lambda: [v(4), 0.4, 3], ("dup", "active", "const")),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_driver_lists_of_active_values(fn, args, act):
     check(fn, args(), activity=act)
@@ -120,3 +124,10 @@ def test_driver_list_gradient_values():
     g = adtrans.grad(K.driver_sum_of_list)(x, 3)
     want = sum((k + 1.0) * 2 * x + k * np.cos(k * x) for k in range(3))
     np.testing.assert_allclose(g, want, rtol=1e-13)
+
+
+def test_driver_refusal_names_the_statement_line():
+    src, first = inspect.getsourcelines(K.driver_loop_over_array)
+    line = first + next(k for k, ln in enumerate(src) if "<- refused" in ln)
+    with pytest.raises(adtrans.UnsupportedError, match=rf"kernels_forms_more.py:{line}:1: .*for loop over active"):
+        adtrans.grad(K.driver_loop_over_array)(v(3))

@@ -215,16 +215,33 @@ class Normaliser:
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
 
     def _lists(self) -> set:
-        """Locals that always hold lists the driver makes (every binding ``name = [...]`` or a list
-        comprehension): ``for v in lst`` over one reads ``lst[k]`` by index (and its shadow)."""
-        as_list, stores = Counter(), Counter()
+        """Locals that always hold lists the driver makes (every binding ``name = [...]``, a list
+        comprehension or a slice of such a list): ``for v in lst`` over one reads ``lst[k]`` by
+        index (and its shadow)."""
+        stores, binds = Counter(), {}
         for s in self.body:
             for node in iter_nodes(s):
-                if isinstance(node, ast.Assign) and isinstance(node.value, (ast.List, ast.ListComp)):
-                    as_list.update(t.id for t in node.targets if isinstance(t, ast.Name))
-                elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     stores[node.id] += 1
-        return {n for n, k in as_list.items() if stores[n] == k and n not in self.params}
+                elif isinstance(node, ast.Assign):
+                    for t in node.targets:
+                        if isinstance(t, ast.Name):
+                            binds.setdefault(t.id, []).append(node.value)
+        lists: set = set()
+
+        def is_list(v):     # a literal, a comprehension, or a slice of a list (``states[1:]``)
+            return isinstance(v, (ast.List, ast.ListComp)) or isinstance(v, ast.Subscript) and isinstance(
+                v.slice, ast.Slice) and isinstance(v.value, ast.Name) and v.value.id in lists
+
+        changed = True
+        while changed:
+            changed = False
+            for n, values in binds.items():
+                if n not in lists and n not in self.params and stores[n] == len(values) and \
+                        all(is_list(v) for v in values):
+                    lists.add(n)
+                    changed = True
+        return lists
 
     def fresh_local(self, base: str) -> str:
         """An unused readable name (``helper_x``, ``helper_x_2`` ...), made a local."""

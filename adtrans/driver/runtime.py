@@ -88,6 +88,8 @@ def getitem_shadow(shadow, key):
     if shadow is None:
         return None
     part = shadow[key]
+    if isinstance(shadow, list) and isinstance(key, slice):     # a new list of the same elements
+        return [alias_shadow(e) for e in part]
     if isinstance(part, np.ndarray):
         return part if _is_basic(key) else np.zeros_like(part)
     if isinstance(part, np.void):       # a row of a structured array: a view
@@ -99,6 +101,10 @@ def getitem_adjoint(shadow, key, part_b):
     """Adjoint of ``v = a[key]``: nothing for a view (its shadow is a view of ``a``'s), else
     ``a_b[key] += v_b`` (repeated fancy indices accumulate)."""
     if shadow is None or part_b is None:
+        return
+    if isinstance(shadow, list) and isinstance(key, slice):
+        for k, pb in zip(range(len(shadow))[key], part_b):
+            shadow[k] = alias_adjoint(shadow[k], pb)
         return
     if isinstance(part_b, np.ndarray) and _is_basic(key):
         return
