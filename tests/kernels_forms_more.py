@@ -69,6 +69,18 @@ def closure_late_binding(x, a):
 
 
 @njit
+def closure_with_branch(x, a):
+    def f(t):
+        if t > 0.6:
+            return math.exp(a * t)
+        return t * t
+    s = 0.0
+    for v in x:
+        s += f(v)
+    return s
+
+
+@njit
 def closure_two_results(x):
     def both(t):
         return t * t, math.exp(t)
@@ -199,6 +211,13 @@ def driver_last_and_slices(x, n):
     tail = out[1:]
     first = out[0]
     return out[-1] * first + sum(out[1:]) + tail[0] * sum(tail)
+
+
+def driver_extremes(x, n):
+    out = []
+    for k in range(n):
+        out.append(energy(x, k) * (-1.0) ** k)
+    return max(out) - 2.0 * min(out)
 
 
 def driver_states(u, c, n):

@@ -27,6 +27,7 @@ def v(*shape):
     (K.closure_calls_closure, lambda: [v(4), 0.7]),
     (K.closure_late_binding, lambda: [v(4), 0.7]),
     (K.closure_two_results, lambda: [v(4)]),
+    (K.closure_with_branch, lambda: [v(6), 1.1]),
     (K.closure_of_arrays, lambda: [v(4)]),
     (K.closure_in_prange, lambda: [v(6), v(6)]),
     (K.nan_spread, lambda: [v(6), np.array([False, True, False, False, True, False])]),
@@ -112,6 +113,7 @@ def test_functions_listed_as_missing_are_missing_from_numba(name):
     (K.driver_array_of_list, lambda: [v(5), 0.8, 3], ("dup", "active", "const")),
     (K.driver_last_and_slices, lambda: [v(4), 3], ("dup", "const")),
     (K.driver_states, lambda: [v(5), 0.4, 3], ("dup", "active", "const")),
+    (K.driver_extremes, lambda: [v(4), 4], ("dup", "const")),
     (K.driver_same_array_twice, lambda: [v(4), 0.4], ("dup", "active")),
     (K.driver_list_of_arrays_rebound, lambda: [v(4), 0.4, 3], ("dup", "active", "const")),
 ], ids=lambda f: getattr(f, "__name__", ""))

@@ -340,6 +340,16 @@ def spread(bar, like):
     return [bar] * len(like) if isinstance(like, list) else bar
 
 
+def pick(bar, like, largest: bool):
+    """Adjoint of the builtin ``max(like)`` / ``min(like)`` of one sequence of numbers: ``bar`` at the
+    first extreme element (the one Python returns), zero elsewhere."""
+    values = [float(v) for v in like]
+    k = values.index(max(values) if largest else min(values))
+    out = [0.0] * len(values) if isinstance(like, list) else np.zeros(len(values))
+    out[k] = bar
+    return out
+
+
 def sequence(iterable):
     """The values a driver ``for`` loop runs over, kept for the reverse sweep (ranges stay ranges)."""
     return iterable if isinstance(iterable, range) else list(iterable)
