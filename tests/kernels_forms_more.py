@@ -119,12 +119,13 @@ def closure_escapes(x):
 @njit
 def nonzero_gather(x, m):
     idx = np.nonzero(m)[0]
-    return np.sum(x[idx] ** 2)
+    (jdx,) = np.nonzero(m > 1)
+    return np.sum(x[idx] ** 2) + np.sum(np.exp(x[jdx]))
 
 
 @njit
 def nonzero_of_comparison(x):
-    idx = x.nonzero()[0]
+    idx, = x.nonzero()
     big = np.nonzero(x > 0.6)[0]
     return np.sum(np.sin(x[idx])) + np.sum(x[big] * x[big])
 

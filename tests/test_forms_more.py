@@ -79,7 +79,8 @@ def test_index_arrays_from_masks(fn, args):
 def test_nonzero_primal_and_gradient_values():
     x, m = v(6), np.array([1, 0, 2, 0, 0, 3])
     g = adtrans.grad(K.nonzero_gather)(x, m)
-    np.testing.assert_allclose(g, np.where(m != 0, 2 * x, 0.0), rtol=1e-14)
+    np.testing.assert_allclose(g, np.where(m != 0, 2 * x, 0.0) + np.where(m > 1, np.exp(x), 0.0), rtol=1e-14)
+    assert K.nonzero_gather(x, m) == pytest.approx(np.sum(x[m != 0] ** 2) + np.sum(np.exp(x[m > 1])), rel=1e-14)
 
 
 def test_nan_spread_ignores_nans_and_all_nan_is_nan():

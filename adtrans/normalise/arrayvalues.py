@@ -183,8 +183,8 @@ TABLE = {
     "logical_and": ("constant", "element-wise, boolean"), "logical_or": ("constant", "element-wise, boolean"),
     "logical_not": ("constant", "element-wise, boolean"), "logical_xor": ("constant", "element-wise, boolean"),
     "count_nonzero": ("constant", "an integer"), "flatnonzero": ("constant", "an index array"),
-    "nonzero": ("constant", "np.nonzero(m)[0] of a 1-d m: np.flatnonzero(m), an index array; "
-                            "of a 2-d m: np.argwhere(m)"),
+    "nonzero": ("constant", "np.nonzero(m)[0] or idx, = np.nonzero(m) of a 1-d m: np.flatnonzero(m), an "
+                            "index array; of a 2-d m: np.argwhere(m)"),
     "argwhere": ("constant", "an index array, one row per true element"),
     "digitize": ("constant", "bin indices"), "bincount": ("constant", "of integers, without weights"),
     "array_equal": ("constant", "boolean"), "allclose": ("constant", "boolean"),

@@ -344,6 +344,12 @@ class FormLowering:
                 if n is not None and n != len(t.elts):
                     raise self.nz.err(s, f"unpacking the shape of a {n}-d array into {len(t.elts)} names")
                 return [_loc(ast.Assign(targets=[e], value=_shape(arr, k)), s) for k, e in enumerate(t.elts)]
+            # idx, = np.nonzero(m): idx = np.nonzero(m)[0] (the array lowering makes it np.flatnonzero)
+            if isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 1 and isinstance(t.elts[0], ast.Name) and \
+                    isinstance(v, ast.Call) and (self.canon(v.func) == "numpy.nonzero" or isinstance(
+                        v.func, ast.Attribute) and v.func.attr == "nonzero" and not v.args):
+                part = ast.Subscript(value=v, slice=ast.Constant(0), ctx=ast.Load())
+                return self.assign(_loc(ast.Assign(targets=[t.elts[0]], value=part), s))
             # s = x.shape: s stands for x.shape
             if isinstance(t, ast.Name) and self.is_shape(v):
                 self.shape_alias[t.id] = self.shape_of(v)
