@@ -159,6 +159,9 @@ def flat_of_views(A):
         s += v * v
     for v in A[:, 1:].flat:
         s += math.sin(v)
+    for i in range(A.shape[0]):
+        for v in A[i, ::2].flat:
+            s += v * i
     return s
 
 

@@ -620,8 +620,9 @@ class Sweeps:
         out = [f"{call.target}.append({ast.unparse(call.value)})"]
         if self.act.name(call.target):      # the element's shadow: an array's own (an alias), else a zero
             v = call.value
-            out.append(f"{self.shadow(call.target)}.append(" + (
-                f"_rt.alias_shadow({self.shadow(v.id)}))" if self.act.expr(v) else f"_rt.new_shadow({call.target}[-1]))"))
+            elem = f"_rt.alias_shadow({self.shadow(v.id)})" if self.act.expr(v) else \
+                f"_rt.new_shadow({call.target}[-1])"
+            out.append(f"{self.shadow(call.target)}.append({elem})")
         return out
 
     def rev_CallStmt(self, s: CallStmt) -> list:

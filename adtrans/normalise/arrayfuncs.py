@@ -10,8 +10,8 @@ Two kinds of entries, both read by :class:`.arrays.ArrayLowering`:
   is ``max - min``, ``np.average`` ``sum(a * w) / sum(w)``, ``np.trapezoid``, ``np.nansum`` the sum
   of ``np.where(np.isnan(x), 0.0, x)``: NaN entries contribute nothing; ``np.nanvar``/``nanstd``
   NumPy's two passes over the non-NaN entries; ``np.nonzero(m)[0]`` of a 1-d ``m`` is
-  ``np.flatnonzero(m)``).  The lowering rewrites a statement's calls first (:func:`rewrite_calls`), so a view function bound to a name is a view
-  (writes through it reach the base array, as in NumPy).
+  ``np.flatnonzero(m)``).  The lowering rewrites a statement's calls first (:func:`rewrite_calls`),
+  so a view function bound to a name is a view (writes through it reach the base array, as in NumPy).
 - :data:`VALUES` (name -> ``(ndim, value)``): element functions and loops written here, with the
   lowering's values (:mod:`.arrayvalues`): ``np.roll`` (a shifted index), ``np.diff``/``ediff1d``,
   ``np.cumprod`` (a running product, a carried scalar), ``np.convolve``/``np.correlate`` (one
