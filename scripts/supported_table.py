@@ -19,7 +19,7 @@ import numba
 import numpy as np
 from numba.core.registry import cpu_target
 
-from adtrans.normalise.arrayvalues import METHODS, PRIMAL_LIMITS, TABLE
+from adtrans.normalise.arrayvalues import METHODS, NUMBA_MISSING, PRIMAL_LIMITS, TABLE
 from adtrans.normalise.draws import DRAW_TABLE
 from adtrans.normalise.lists import LIST_TABLE
 from adtrans.normalise.records import RECORD_TABLE
@@ -99,6 +99,11 @@ def render() -> str:
     for name in numba_supported():
         st, note = status(name)
         lines.append(f"| `np.{name}` | {st} | {note} | {primal(name)} |")
+    lines += ["", "## NumPy functions this Numba does not compile", "",
+              "Not in the table above: a kernel calling one compiles neither with Numba nor with adtrans "
+              "(`adtrans.normalise.arrayvalues.NUMBA_MISSING`, checked against Numba by "
+              "`tests/test_forms_more.py`).", "", "| function | instead |", "|---|---|"]
+    lines += [f"| `np.{name}` | {instead} |" for name, instead in sorted(NUMBA_MISSING.items())]
     lines += ["", "## Array methods", "",
               "A method lowers to its function with the receiver as the first argument "
               "(`x.sum(axis=0)` is `np.sum(x, axis=0)`; `x.T` is `np.transpose(x)`, a view).", "",

@@ -255,8 +255,8 @@ def refused_cross_2(a, b):
 
 
 @njit
-def refused_nonzero(x):
-    return np.sum(x[np.nonzero(x > 0.5)[0]])  # <- refused
+def refused_nonzero_2d(A):
+    return np.sum(A[np.nonzero(A > 0.5)[0]])  # <- refused
 
 
 @njit

@@ -14,6 +14,7 @@ import numpy as np
 from numba.core import compiler, typed_passes, types as nbtypes
 from numba.core.registry import cpu_target
 from numba.core.rewrites.static_raise import RewriteConstRaises
+from numba.core.untyped_passes import RewriteDynamicRaises
 
 from ..errors import TypingError
 from ..ir.lines import first_line, line_map, locate
@@ -40,11 +41,13 @@ def _function_from_source(norm):
 
 
 def _static_raises(func_ir) -> None:
-    """``raise E("message")`` -> a static raise, as Numba's own pipeline does before typing."""
+    """``raise E("message")`` -> a static raise, and ``raise E("at", i)`` (run-time arguments) a
+    dynamic one, as Numba's own pipeline does before typing."""
     rewrite = RewriteConstRaises()
     for key, block in list(func_ir.blocks.items()):
         if rewrite.match(func_ir, block, None, None):
             func_ir.blocks[key] = rewrite.apply()
+    RewriteDynamicRaises().run_pass(pytypes.SimpleNamespace(func_ir=func_ir))
 
 
 def infer_types(norm, argtypes) -> dict:

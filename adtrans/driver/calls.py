@@ -37,7 +37,7 @@ NUMPY_PASSIVE = frozenset({
     "identity", "shape", "size", "ndim", "isnan", "isfinite", "isinf", "argmax", "argmin", "argsort", "sign",
     "floor", "ceil", "round", "rint", "trunc", "array_equal", "allclose", "isclose", "nonzero", "count_nonzero",
     "any", "all", "searchsorted", "unravel_index", "ravel_multi_index", "iinfo", "finfo", "dtype",
-    "flatnonzero",
+    "flatnonzero", "argwhere",
 })
 #: NumPy constructors whose values come from one argument (``np.full(shape, v)``): active with it
 NUMPY_FILLS = {"full": 1, "full_like": 1}

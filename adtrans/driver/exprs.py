@@ -24,6 +24,8 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.negative(a)``                    ``-c``
 ``np.copy``, ``np.array``, ``u.copy()``  ``c``
 ``np.sum(a, axis)``, ``np.mean``     ``c`` broadcast back (divided by the count)
+``sum(lst)`` (builtin)                ``c`` to every element (of a list or an array's rows)
+``max(lst)``, ``min(lst)`` (builtin)  ``c`` to the first extreme element, as Python picks it
 ``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
 ``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
 ``np.concatenate((a, b), axis)``      ``c`` split back
@@ -260,6 +262,12 @@ class ExprAdjoint:
             self.lapack(node, lapack, args, c)
             return
         if kind.kind in ("numpy", "math", "builtin"):
+            if name == "sum" and kind.kind == "builtin" and len(args) == 1 and not kw:
+                self.grad(args[0], f"_rt.spread({c}, {self.value(args[0])})")   # a list or an array's rows
+                return
+            if name in ("max", "min") and kind.kind == "builtin" and len(args) == 1 and not kw:
+                self.grad(args[0], f"_rt.pick({c}, {self.value(args[0])}, {name == 'max'!r})")   # the first extreme
+                return
             if name in ("sum", "mean") and kind.kind == "numpy":
                 self.reduction(node, name, args[0], kw.get("axis", args[1] if len(args) > 1 else None), c)
                 return

@@ -14,7 +14,9 @@ After normalisation:
   constant on its right;
 - ``for`` loops run over a hoisted sequence, ``return`` is the last statement: early
   returns, ``break`` and ``continue`` were lowered to flags first, and calls of plain-Python
-  helpers inlined (:mod:`adtrans.driver.jumps`).
+  helpers inlined (:mod:`adtrans.driver.jumps`); ``for v in lst`` over a list the driver builds
+  (every binding of ``lst`` a list literal or comprehension) runs over ``range(len(lst))`` and
+  binds ``v = lst[k]`` (so ``v`` reads the element's shadow; the length is taken when the loop starts).
 
 Each statement keeps its source line for error messages and for the comments
 of the generated adjoint.  Unsupported constructs raise
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import copy
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..mpi.specs import PASSIVE_METHODS, REQUEST_CREATORS, SUPPORTED, describe_supported
@@ -188,6 +191,7 @@ class Normaliser:
         self.params = self._params()
         self.body, _ = lower_jumps(copy.deepcopy(self.tree), names_in(self.tree), self.error)
         self.locals = set(self.params) | self._assigned_names()
+        self.lists = self._lists()
         self.all_names = {n.id for s in self.body for n in iter_nodes(s) if isinstance(n, ast.Name)} | \
             names_in(self.tree)
         self.inlining: list = [primal.pyfunc] if primal.pyfunc is not None else []
@@ -210,6 +214,35 @@ class Normaliser:
     def _assigned_names(self) -> set:
         return {node.id for s in self.body for node in iter_nodes(s)
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+    def _lists(self) -> set:
+        """Locals that always hold lists the driver makes (every binding ``name = [...]``, a list
+        comprehension or a slice of such a list): ``for v in lst`` over one reads ``lst[k]`` by
+        index (and its shadow)."""
+        stores, binds = Counter(), {}
+        for s in self.body:
+            for node in iter_nodes(s):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    stores[node.id] += 1
+                elif isinstance(node, ast.Assign):
+                    for t in node.targets:
+                        if isinstance(t, ast.Name):
+                            binds.setdefault(t.id, []).append(node.value)
+        lists: set = set()
+
+        def is_list(v):     # a literal, a comprehension, or a slice of a list (``states[1:]``)
+            return isinstance(v, (ast.List, ast.ListComp)) or isinstance(v, ast.Subscript) and isinstance(
+                v.slice, ast.Slice) and isinstance(v.value, ast.Name) and v.value.id in lists
+
+        changed = True
+        while changed:
+            changed = False
+            for n, values in binds.items():
+                if n not in lists and n not in self.params and stores[n] == len(values) and \
+                        all(is_list(v) for v in values):
+                    lists.add(n)
+                    changed = True
+        return lists
 
     def fresh_local(self, base: str) -> str:
         """An unused readable name (``helper_x``, ``helper_x_2`` ...), made a local."""
@@ -286,8 +319,19 @@ class Normaliser:
             if not all(isinstance(n, ast.Name) for n in names):
                 raise self.error(s.target, "for-loop target that is not a name or a tuple of names",
                                  "loop over indices and read the elements in the body")
-            it = self.expr(s.iter, out)
             line, text = self.line, self.text
+            if isinstance(s.iter, ast.Name) and s.iter.id in self.lists and isinstance(s.target, ast.Name):
+                # for st in states: a loop over the indices reading each element (its shadow too)
+                k = self.temp("_k")
+                n = ast.Call(func=_load("len"), args=[_load(s.iter.id)], keywords=[])
+                it = ast.Call(func=_load("range"), args=[n], keywords=[])
+                body = []
+                self.assign_target(s.target, ast.Subscript(value=_load(s.iter.id), slice=_load(k), ctx=ast.Load()),
+                                   body)
+                body += self.block(s.body)
+                out.append(For(line=line, text=text, target=ast.Name(id=k, ctx=ast.Store()), iter=it, body=body))
+                return
+            it = self.expr(s.iter, out)
             body = self.block(s.body)
             out.append(For(line=line, text=text, target=s.target, iter=it, body=body))
         elif isinstance(s, ast.While):

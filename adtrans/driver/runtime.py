@@ -103,9 +103,12 @@ def is_float(v) -> bool:
 
 
 def new_shadow(value):
-    """Zero shadow of a freshly computed value: ``zeros_like`` for arrays, 0.0 for numbers, else None."""
+    """Zero shadow of a freshly computed value: ``zeros_like`` for arrays, 0.0 for numbers, a list of
+    the elements' shadows for a list (``out = []``: ``[]``), else None."""
     if isinstance(value, np.ndarray):
         return np.zeros_like(value)
+    if isinstance(value, list):
+        return [new_shadow(v) for v in value]
     if isinstance(value, (numbers.Number, np.generic)) and not isinstance(value, (bool, np.bool_)):
         return 0.0
     return None
@@ -125,6 +128,8 @@ def getitem_shadow(shadow, key):
     if shadow is None:
         return None
     part = shadow[key]
+    if isinstance(shadow, list) and isinstance(key, slice):     # a new list of the same elements
+        return [alias_shadow(e) for e in part]
     if isinstance(part, np.ndarray):
         return part if _is_basic(key) else np.zeros_like(part)
     if isinstance(part, np.void):       # a row of a structured array: a view
@@ -136,6 +141,10 @@ def getitem_adjoint(shadow, key, part_b):
     """Adjoint of ``v = a[key]``: nothing for a view (its shadow is a view of ``a``'s), else
     ``a_b[key] += v_b`` (repeated fancy indices accumulate)."""
     if shadow is None or part_b is None:
+        return
+    if isinstance(shadow, list) and isinstance(key, slice):
+        for k, pb in zip(range(len(shadow))[key], part_b):
+            shadow[k] = alias_adjoint(shadow[k], pb)
         return
     if isinstance(part_b, np.ndarray) and _is_basic(key):
         return
@@ -192,6 +201,12 @@ def acc(shadow, c):
     rebinding for floats.  Returns the (new) shadow."""
     if shadow is None or c is None:
         return shadow
+    if isinstance(shadow, list):        # a list's shadow: element by element (c: a list or an array)
+        if len(c) != len(shadow):
+            raise ValueError(f"adjoint of a list of {len(shadow)} elements with {len(c)} values")
+        for k, ck in enumerate(c):
+            shadow[k] = acc(shadow[k], ck)
+        return shadow
     if isinstance(shadow, np.ndarray):
         if shadow.dtype.kind in "fc":
             shadow += unbroadcast(c, shadow.shape)
@@ -200,7 +215,18 @@ def acc(shadow, c):
 
 
 def add_at(shadow, key, c):
-    """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate)."""
+    """``shadow[key] += c`` in place (``np.add.at`` for fancy indices, so repeats accumulate; for a
+    list's shadow, the element ``key`` or the elements of a slice)."""
+    if isinstance(shadow, list):
+        if isinstance(key, slice):
+            picked = range(len(shadow))[key]
+            if len(c) != len(picked):
+                raise ValueError(f"adjoint of {len(picked)} list elements with {len(c)} values")
+            for k, ck in zip(picked, c):
+                shadow[k] = acc(shadow[k], ck)
+        else:
+            shadow[key] = acc(shadow[key], c)
+        return
     if isinstance(shadow, np.void) or (isinstance(shadow, np.ndarray) and shadow.dtype.fields is not None):
         if shadow[key].dtype.kind in "fc":            # a float field of a structured array or row
             shadow[key] += unbroadcast(c, np.shape(shadow[key])) if np.ndim(shadow[key]) else to_scalar(c)
@@ -346,6 +372,22 @@ def disjoint(values) -> bool:
     distinct arrays (the statements it scans name every array they touch)."""
     spans = sorted(_byte_bounds(v) for v in values if isinstance(v, np.ndarray) and v.size)
     return all(b[0] >= a[1] for a, b in zip(spans, spans[1:]))
+
+
+def spread(bar, like):
+    """Adjoint of the builtin ``sum(like)``: ``bar`` for every element of a list (an array's first
+    axis takes it by broadcasting)."""
+    return [bar] * len(like) if isinstance(like, list) else bar
+
+
+def pick(bar, like, largest: bool):
+    """Adjoint of the builtin ``max(like)`` / ``min(like)`` of one sequence of numbers: ``bar`` at the
+    first extreme element (the one Python returns), zero elsewhere."""
+    values = [float(v) for v in like]
+    k = values.index(max(values) if largest else min(values))
+    out = [0.0] * len(values) if isinstance(like, list) else np.zeros(len(values))
+    out[k] = bar
+    return out
 
 
 def sequence(iterable):

@@ -35,6 +35,13 @@ reader only through a kernel that overwrites them again (or not at all).  E.g. a
 swapped with ``u``) keeps ``8 n T`` bytes (+ ``unew`` and its shadow);
 :func:`adtrans.driver.last_tape_nbytes` reports the figure of the last call.
 
+A list the driver builds (``out = []; out.append(v)``) has a list of shadows, one per element:
+an appended array's own shadow (the element is the same array), a zero for a float; the
+reverse of an append pops both and adds a float element's adjoint to ``v``'s.  ``sum(out)``,
+``np.array(out)``, ``out[k]`` and ``out[a:b]`` reach the elements' shadows
+(:func:`adtrans.driver.runtime.acc`, ``add_at``); ``for st in out`` is a loop over the indices
+reading ``st = out[k]`` (:mod:`.normalise`).
+
 Names ``x`` that are assigned once outside loops are *stable*: their bindings
 are not taped.  Name conventions of generated code: ``x_b`` the shadow of
 ``x``; ``_hN`` temporaries of the normalised driver; ``_vN`` recomputed
@@ -210,6 +217,8 @@ class Sweeps:
                 return t
 
     def error(self, node, construct, hint=""):
+        if not hasattr(node, "lineno") and getattr(node, "line", None):     # a statement of the driver IR
+            node = ast.Pass(lineno=node.line, col_offset=0)
         return self.primal.error(node, construct, hint)
 
     def at(self, s, call=None) -> str:
@@ -608,9 +617,13 @@ class Sweeps:
             return self.fwd_kernel(s, call, None)
         if isinstance(call, MpiCall):
             return self.fwd_mpi(s, call, None)
-        if self.act.expr(call.value):
-            raise self.error(s, "appending an active value to a list", "use arrays for values with derivatives")
-        return [f"{call.target}.append({ast.unparse(call.value)})"]
+        out = [f"{call.target}.append({ast.unparse(call.value)})"]
+        if self.act.name(call.target):      # the element's shadow: an array's own (an alias), else a zero
+            v = call.value
+            elem = f"_rt.alias_shadow({self.shadow(v.id)})" if self.act.expr(v) else \
+                f"_rt.new_shadow({call.target}[-1])"
+            out.append(f"{self.shadow(call.target)}.append({elem})")
+        return out
 
     def rev_CallStmt(self, s: CallStmt) -> list:
         call = s.call
@@ -625,7 +638,13 @@ class Sweeps:
         if isinstance(call, MpiCall):
             return out + self.rev_mpi(s, call, "_tape.pop()", None)
         assert isinstance(call, AppendCall)
-        return out + [f"{call.target}.pop()"]
+        if not self.act.name(call.target):
+            return out + [f"{call.target}.pop()"]
+        out.append(f"{call.target}.pop()")
+        if not self.act.expr(call.value):
+            return out + [f"{self.shadow(call.target)}.pop()"]
+        vb = self.shadow(call.value.id)      # v's shadow gets the element's (arrays: the same shadow)
+        return out + [f"{vb} = _rt.alias_adjoint({vb}, {self.shadow(call.target)}.pop())"]
 
     def kernel_written(self, call: KernelCall) -> list:
         return [i for i in sorted(written_params(call.kernel)) if isinstance(call.args[i], ast.Name)]

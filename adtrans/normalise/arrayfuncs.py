@@ -8,9 +8,10 @@ Two kinds of entries, both read by :class:`.arrays.ArrayLowering`:
   ``x[:, None]``, ``np.rot90(A)`` is ``A[:, ::-1].T``, ``np.swapaxes`` a transposition), stacking
   (``column_stack``, ``dstack`` as ``concatenate`` of views) and formulas of reductions (``np.ptp``
   is ``max - min``, ``np.average`` ``sum(a * w) / sum(w)``, ``np.trapezoid``, ``np.nansum`` the sum
-  of ``np.where(np.isnan(x), 0.0, x)``: NaN entries contribute nothing).  The lowering rewrites a
-  statement's calls first (:func:`rewrite_calls`), so a view function bound to a name is a view
-  (writes through it reach the base array, as in NumPy).
+  of ``np.where(np.isnan(x), 0.0, x)``: NaN entries contribute nothing; ``np.nanvar``/``nanstd``
+  NumPy's two passes over the non-NaN entries; ``np.nonzero(m)[0]`` of a 1-d ``m`` is
+  ``np.flatnonzero(m)``).  The lowering rewrites a statement's calls first (:func:`rewrite_calls`),
+  so a view function bound to a name is a view (writes through it reach the base array, as in NumPy).
 - :data:`VALUES` (name -> ``(ndim, value)``): element functions and loops written here, with the
   lowering's values (:mod:`.arrayvalues`): ``np.roll`` (a shifted index), ``np.diff``/``ediff1d``,
   ``np.cumprod`` (a running product, a carried scalar), ``np.convolve``/``np.correlate`` (one
@@ -283,6 +284,16 @@ def _nan_reduction(kind):
         if kind == "mean":
             return ast.BinOp(left=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), copy.deepcopy(x))),
                              op=ast.Div(), right=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), C(1.0))))
+        if kind in ("var", "std"):
+            # two passes, as NumPy: the mean of the non-NaN entries, then their squared deviations
+            count = _np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), C(1.0)))
+            mean = ast.BinOp(left=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), copy.deepcopy(x))),
+                             op=ast.Div(), right=count)
+            dev = ast.BinOp(left=ast.BinOp(left=copy.deepcopy(x), op=ast.Sub(), right=mean), op=ast.Pow(), right=C(2))
+            var = ast.BinOp(left=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), dev)), op=ast.Div(),
+                            right=copy.deepcopy(count))
+            value = var if kind == "var" else _np(lw, "sqrt", var)
+            return ast.IfExp(test=_np(lw, "all", _isnan(lw, x)), body=lw.npf("nan"), orelse=value)
         inf = lw.npf("inf")
         fill = ast.UnaryOp(op=ast.USub(), operand=inf) if kind == "max" else inf
         # all NaN: NaN, as NumPy (the reduction over the rest is then never read)
@@ -307,8 +318,24 @@ REWRITES = {
     "ptp": _ptp, "average": _average, "trapezoid": _trapezoid,
     "nansum": _nan_reduction("sum"), "nanprod": _nan_reduction("prod"), "nanmean": _nan_reduction("mean"),
     "nanmax": _nan_reduction("max"), "nanmin": _nan_reduction("min"),
+    "nanvar": _nan_reduction("var"), "nanstd": _nan_reduction("std"),
     "shape": _attribute("shape"), "size": _attribute("size"),
 }
+
+
+def _nonzero_part(lw, call, part):
+    """``np.nonzero(m)[0]`` (also ``m.nonzero()[0]``) of a 1-d ``m``: ``np.flatnonzero(m)``, a
+    constant index array; the tuple of a 2-d ``m`` is refused with what to write."""
+    method = lw.function_of(call)[0] is None          # m.nonzero()
+    args = ([call.func.value] if method else []) + list(call.args)
+    if len(args) != 1 or call.keywords:
+        raise lw.err(call, f"`{ast.unparse(call)}`", "np.nonzero(m) of one array")
+    if lw.ndim(args[0]) != 1 or not (isinstance(part, ast.Constant) and part.value in (0, -1)):
+        raise lw.err(call, f"`{ast.unparse(call)}[{ast.unparse(part)}]` of a {lw.ndim(args[0])}-d array",
+                     "np.argwhere(m) (one row of indices per true element: `idx = np.argwhere(m); "
+                     "A[idx[k, 0], idx[k, 1]]` in a loop over k)" if lw.ndim(args[0]) > 1 else
+                     "np.nonzero(m)[0] (the tuple of a 1-d array has one element)")
+    return _np(lw, "flatnonzero", copy.deepcopy(args[0]))
 
 
 def rewrite_calls(lw, s):
@@ -316,6 +343,14 @@ def rewrite_calls(lw, s):
     (innermost first; the bodies of compound statements are left to their own turn)."""
 
     class R(ast.NodeTransformer):
+        def visit_Subscript(self, node):
+            self.generic_visit(node)
+            call = node.value
+            if isinstance(call, ast.Call) and (lw.function_of(call)[0] == "nonzero" or isinstance(
+                    call.func, ast.Attribute) and call.func.attr == "nonzero" and lw.ndim(call.func.value) > 0):
+                return ast.copy_location(_nonzero_part(lw, node.value, node.slice), node)
+            return node
+
         def visit_Call(self, node):
             self.generic_visit(node)
             name, recv = lw.function_of(node)
@@ -715,7 +750,7 @@ VALUES = {
 #: (ndim of the result, dtype); the call's array arguments are whole arrays (views are copied).
 CONSTANT_CALLS = {
     "searchsorted": (None, "int64"), "digitize": (None, "int64"), "count_nonzero": (0, "int64"),
-    "flatnonzero": (1, "int64"), "bincount": (1, "int64"), "array_equal": (0, "bool"),
+    "flatnonzero": (1, "int64"), "argwhere": (2, "int64"), "bincount": (1, "int64"), "array_equal": (0, "bool"),
     "allclose": (0, "bool"), "isclose": (None, "bool"),
 }
 

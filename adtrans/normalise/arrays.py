@@ -11,8 +11,8 @@ import ast
 import copy
 import os
 
-from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, REDUCTIONS, TABLE, Axis, Gen, Ref, Scalar,
-                          is_helper_object, _shape,
+from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, NUMBA_MISSING, REDUCTIONS, TABLE, Axis,
+                          Gen, Ref, Scalar, is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
                           join_dtypes, located, mul, same, sub)
 from .arrayfuncs import CONSTANT_CALLS, REWRITES, VALUES, constant_call, constant_ndim, rewrite_calls
@@ -137,6 +137,8 @@ class ArrayLowering:
         dotted = self.n.resolver.dotted(call.func)
         if dotted is None:
             return False
+        if dotted in self.n.closures:       # an inner function of the kernel (.closures)
+            return True
         found, obj = self.n.resolver.lookup(dotted)
         if found and is_helper_object(obj):
             return True
@@ -3199,6 +3201,8 @@ def _structure(v):
 
 
 def _refusal_hint(name):
+    if name in NUMBA_MISSING:
+        return f"Numba does not compile np.{name} either: {NUMBA_MISSING[name]}"
     status, note = TABLE.get(name, ("refused", ""))
     return note if status == "refused" and note else \
         "write the element loop, or compute it in the driver and pass the result in"

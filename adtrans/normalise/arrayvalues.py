@@ -176,6 +176,8 @@ TABLE = {
     "nanmean": ("differentiated", "whole array; NaN entries contribute nothing"),
     "nanmax": ("differentiated", "whole array; NaN entries ignored (all NaN: NaN)"),
     "nanmin": ("differentiated", "whole array; NaN entries ignored (all NaN: NaN)"),
+    "nanvar": ("differentiated", "whole array, over the non-NaN entries (all NaN: NaN)"),
+    "nanstd": ("differentiated", "whole array, over the non-NaN entries (all NaN: NaN)"),
     "median": ("differentiated", "flattened: through the sort permutation (the middle one or two)"),
     "percentile": ("differentiated", "flattened, q a number or an array; NumPy's linear method, through the sort "
                                      "permutation"),
@@ -195,11 +197,22 @@ TABLE = {
     "logical_and": ("constant", "element-wise, boolean"), "logical_or": ("constant", "element-wise, boolean"),
     "logical_not": ("constant", "element-wise, boolean"), "logical_xor": ("constant", "element-wise, boolean"),
     "count_nonzero": ("constant", "an integer"), "flatnonzero": ("constant", "an index array"),
-    "nonzero": ("refused", "np.flatnonzero(x) for a 1-d x (np.nonzero returns a tuple)"),
+    "nonzero": ("constant", "np.nonzero(m)[0] or idx, = np.nonzero(m) of a 1-d m: np.flatnonzero(m), an "
+                            "index array; of a 2-d m: np.argwhere(m)"),
+    "argwhere": ("constant", "an index array, one row per true element"),
     "digitize": ("constant", "bin indices"), "bincount": ("constant", "of integers, without weights"),
     "array_equal": ("constant", "boolean"), "allclose": ("constant", "boolean"),
     "isclose": ("constant", "element-wise, boolean"), "size": ("constant", "an integer"),
     "shape": ("constant", "a tuple of extents"),
+}
+
+
+#: NumPy functions this Numba does not compile at all (a kernel calling one runs under neither Numba
+#: nor adtrans): name -> what to write instead.  Checked against Numba by tests/test_forms_more.py;
+#: listed in ``docs/supported.md`` and given as the hint where a kernel calls one.
+NUMBA_MISSING = {
+    "tile": "np.concatenate((x, x, x)) for a few copies, or a loop over the copies "
+            "(`for k in range(r): out[k * n:(k + 1) * n] = x`)",
 }
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..ir.nodes import name
 from ..ir.walk import iter_nodes
+from .listvalues import int_names
 
 _STRING_DTYPES = {"float64": "float64", "f8": "float64", "double": "float64", "float": "float64",
                   "float32": "float32", "f4": "float32", "single": "float32",
@@ -192,6 +193,7 @@ class FormLowering:
         self.tuples: dict = {}
         self.renamed: dict = {}         # argument name -> its copy, after `x = np.copy(x)`
         self.depth = 0
+        self.int_locals: set = set()    # integer locals (set by run): fixed indices of views
 
     # ------------------------------------------------------------ helpers
     def canon(self, func) -> str | None:
@@ -218,8 +220,28 @@ class FormLowering:
             return self.nz.ndims.get(node.id)
         return None
 
+    def view_ndim(self, node) -> int | None:
+        """ndim of a basic-indexing view of a named array (``A[1:]``, ``A[i, 2:]``, ``A[:, None]``);
+        None where an index may be an array (fancy indexing keeps its axes) or is unknown."""
+        base = self.ndim(node.value) if isinstance(node.value, ast.Name) else None
+        if base is None:
+            return None
+        idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        new = fixed = 0
+        for x in idx:
+            if isinstance(x, ast.Constant) and x.value is None:
+                new += 1
+            elif isinstance(x, ast.Constant) and type(x.value) is int:
+                fixed += 1
+            elif isinstance(x, ast.Name) and x.id in self.int_locals:
+                fixed += 1
+            elif not isinstance(x, ast.Slice):
+                return None
+        return base - fixed + new if fixed <= base else None
+
     def run(self, tree: ast.FunctionDef) -> ast.FunctionDef:
         tree = copy.deepcopy(tree)
+        self.int_locals = int_names(self.nz, tree)
         tree.body = self.block(tree.body)
         return tree
 
@@ -335,6 +357,12 @@ class FormLowering:
                 if n is not None and n != len(t.elts):
                     raise self.nz.err(s, f"unpacking the shape of a {n}-d array into {len(t.elts)} names")
                 return [_loc(ast.Assign(targets=[e], value=_shape(arr, k)), s) for k, e in enumerate(t.elts)]
+            # idx, = np.nonzero(m): idx = np.nonzero(m)[0] (the array lowering makes it np.flatnonzero)
+            if isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 1 and isinstance(t.elts[0], ast.Name) and \
+                    isinstance(v, ast.Call) and (self.canon(v.func) == "numpy.nonzero" or isinstance(
+                        v.func, ast.Attribute) and v.func.attr == "nonzero" and not v.args):
+                part = ast.Subscript(value=v, slice=ast.Constant(0), ctx=ast.Load())
+                return self.assign(_loc(ast.Assign(targets=[t.elts[0]], value=part), s))
             # s = x.shape: s stands for x.shape
             if isinstance(t, ast.Name) and self.is_shape(v):
                 self.shape_alias[t.id] = self.shape_of(v)
@@ -576,7 +604,8 @@ class FormLowering:
             if canon in ("builtins.range", "range"):
                 return None
             return None
-        if isinstance(it, ast.Attribute) and it.attr == "flat" and isinstance(it.value, ast.Name):
+        if isinstance(it, ast.Attribute) and it.attr == "flat" and (isinstance(it.value, ast.Name) or isinstance(
+                it.value, ast.Subscript) and _is_slicing(it.value) and self.view_ndim(it.value) is not None):
             arr = it.value
             return _Source(ast.Attribute(value=copy.deepcopy(arr), attr="size", ctx=ast.Load()),
                            lambda k, arr=arr: self.flat_index(arr, k, like))
@@ -618,7 +647,7 @@ class FormLowering:
         return src
 
     def flat_index(self, arr, i, like):
-        n = self.ndim(arr)
+        n = self.ndim(arr) if isinstance(arr, ast.Name) else self.view_ndim(arr)
         if n is None:
             raise self.nz.err(like, f"`{ast.unparse(arr)}.flat` of an array whose dimension adtrans does not know",
                               "index it with one index per dimension")

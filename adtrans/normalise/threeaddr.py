@@ -44,6 +44,7 @@ from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
 from .draws import Draws, is_draw_name
 from .lists import ListLowering
+from .closures import lift_closures
 from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
@@ -54,7 +55,8 @@ OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 "round": "round", "numpy.argsort": "np.argsort",
                 # constant functions of arrays (integer or boolean results, adtrans.normalise.arrayfuncs)
                 **{f"numpy.{f}": f"np.{f}" for f in ("searchsorted", "digitize", "count_nonzero", "flatnonzero",
-                                                     "bincount", "array_equal", "allclose", "isclose", "size")}}
+                                                     "argwhere", "bincount", "array_equal", "allclose", "isclose",
+                                                     "size")}}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
@@ -222,12 +224,14 @@ def value_name(rhs, base: str) -> str:
 class Normaliser:
     def __init__(self, primal: Primal, array_params: set, alloc: NameAllocator | None = None,
                  inline_stack=(), resolver: Resolver | None = None, ext=None, views=None, ndims=None,
-                 list_params=None):
+                 list_params=None, closures=None):
         """``list_params``: list arguments, name -> element dtype (``"array"`` for arrays);
         ``array_params``: array parameter names, or a dict name -> (ndim, dtype) (enables the
         whole-array lowering of :mod:`.arrays`); ``views``: parameters bound to views of the caller's
         arrays (inlined helpers); ``ndims``: numbers of dimensions of arrays, where known (for
-        ``.flat``, ``np.ndindex``, shape unpacking; taken from ``array_params`` when it is a dict)."""
+        ``.flat``, ``np.ndindex``, shape unpacking; taken from ``array_params`` when it is a dict);
+        ``closures``: the enclosing kernel's inner functions (name -> lifted Primal, see
+        :mod:`.closures`), for an inner function that calls another."""
         self.p = primal
         self.array_info = dict(array_params) if isinstance(array_params, dict) else None
         self.ndims = dict(ndims or {})
@@ -236,6 +240,7 @@ class Normaliser:
         self.views = dict(views or {})
         self.list_params = dict(list_params or {})
         self.list_info: dict = {}       # list name -> lists.ListInfo (filled by lists.Comprehensions)
+        self.closures = dict(closures or {})
         self.lowering = None
         self.alloc = alloc or NameAllocator(names_in(primal.tree))
         self.arrays = set(array_params)
@@ -264,8 +269,10 @@ class Normaliser:
     # ------------------------------------------------------------------ driver
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
+        tree, lifted = lift_closures(self.p, self.err)
+        self.closures.update(lifted)
         draws = Draws(self)
-        tree = self.p.tree if self.p.cuda else Comprehensions(self).run(draws.run(self.p.tree))
+        tree = tree if self.p.cuda else Comprehensions(self).run(draws.run(tree))
         draws.set_dtypes(self.list_info)
         forms = FormLowering(self)
         tree = forms.run(tree)
@@ -726,7 +733,9 @@ class Normaliser:
                 return lowered
         found, obj = self.resolver.lookup(dotted)
         helper = None
-        if found and is_helper_object(obj):
+        if dotted in self.closures:
+            helper = self.closures[dotted]
+        elif found and is_helper_object(obj):
             helper = obj
         elif not found and self.resolver.globals is None and dotted in self.resolver.file_functions:
             helper = dotted
@@ -847,6 +856,8 @@ class Normaliser:
     def helper_of(self, call):
         """The jitted helper a call names (object, or file-function name), else None."""
         dotted = self.resolver.dotted(call.func)
+        if dotted in self.closures:
+            return self.closures[dotted]
         found, obj = self.resolver.lookup(dotted) if dotted else (False, None)
         if found and is_helper_object(obj):
             return obj
@@ -855,7 +866,13 @@ class Normaliser:
         return None
 
     def helper_primal(self, helper):
+        if isinstance(helper, Primal):
+            return helper           # an inner function, lifted (.closures)
         return parse_file_function(self.p.filename, helper) if isinstance(helper, str) else parse_function(helper)
+
+    def inner_closures(self, hp):
+        """The inner functions an inlined ``hp`` may call: the kernel's, when ``hp`` is one of them."""
+        return self.closures if any(c is hp for c in self.closures.values()) else None
 
     def helper_result_info(self, call, lowering):
         """(ndim, dtype) of each result of the helper ``call`` names (for the array lowering)."""
@@ -871,7 +888,7 @@ class Normaliser:
         arrays.update({p: (len(v.axes), v.dtype) for p, v in views.items()})
         nz = Normaliser(hp, arrays, NameAllocator(names_in(hp.tree)), self.stack,
                         Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                        else self.resolver, ext=self.ext)
+                        else self.resolver, ext=self.ext, closures=self.inner_closures(hp))
         inner = nz.run()
         infos = inner.result_info or [(0, "float64")] * len(inner.results)
         fresh = getattr(nz.lowering, "result_fresh", None) or [False] * len(infos)
@@ -895,7 +912,8 @@ class Normaliser:
                  if isinstance(a, ast.Name) and a.id in self.list_params}
         inner = Normaliser(hp, array_params, inner_alloc, self.stack,
                            Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
-                           else self.resolver, ext=self.ext, views=views, ndims=ndims, list_params=lists).run()
+                           else self.resolver, ext=self.ext, views=views, ndims=ndims, list_params=lists,
+                           closures=self.inner_closures(hp)).run()
         self.global_arrays.update(inner.global_arrays)
         # rename: array parameters -> caller's arrays, everything else -> fresh names
         mapping = dict(placeholders)
