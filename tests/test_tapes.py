@@ -191,3 +191,24 @@ def test_inner_sum_is_taped_not_recomputed():
     rev = src[src.index("for j in range(j_bound - 1, -1, -1):"):]
     assert rev.index("dist = tape_float64[top_float64 + j * 2 + 1]") < rev.index("best = tape_float64[top_float64 + j * 2]")
     assert len(re.findall(r"^\s*dist \+= ", src, re.M)) == 1
+
+
+def test_array_push_pop_restore_at_a_nonzero_top():
+    """The runtime's array copies (indexed through a view from ``top`` on) keep the values and
+    the C order: a push past the capacity grows the tape, a pop into a contiguous 2-D array and
+    a restore into a strided view give the pushed elements back, below them the scalars stay."""
+    from adtrans.targets.cpu_runtime import tape_pop_array, tape_push_array, tape_restore_array
+    tape = np.zeros(8)
+    tape[:3] = [7.0, 8.0, 9.0]
+    a = RNG.uniform(-1, 1, (3, 4))
+    b = RNG.uniform(-1, 1, 10)[::2]
+    tape, top = tape_push_array(tape, 3, a)
+    tape, top = tape_push_array(tape, top, b)
+    assert top == 3 + 12 + 5 and tape.shape[0] >= top
+    assert np.array_equal(tape[3:15], a.ravel()) and np.array_equal(tape[15:20], b)
+    out_b = np.zeros(10)
+    top = tape_restore_array(tape, top, out_b[1::2])
+    assert top == 15 and np.array_equal(out_b[1::2], b) and not out_b[::2].any()
+    out_a = np.zeros((3, 4))
+    top = tape_pop_array(tape, top, out_a)
+    assert top == 3 and np.array_equal(out_a, a) and list(tape[:3]) == [7.0, 8.0, 9.0]

@@ -23,6 +23,10 @@ from numba.typed import List
 
 # The helpers copy with explicit loops: Numba compiles a slice assignment (``new[:n] = tape``)
 # in ~3 s (its error-message string handling), a loop in ~0.1 s; the machine code is alike.
+# The array copies index a view from ``top`` on (``dst = tape[top:top + n]``, ``dst[k]``), not
+# ``tape[top + k]``: ``top`` is an argument of unknown sign, so ``tape[top + k]`` keeps Numba's
+# negative-index wraparound in the loop and LLVM does not vectorise it (measured: pushing 200
+# arrays of 2000 float64, 0.34 ms -> 0.12 ms, CPU time, medians of 51 calls).
 @njit(cache=True)
 def _grow(tape, need):
     n = tape.shape[0]
@@ -89,8 +93,9 @@ def tape_push_array(tape, top, arr):
     n = flat.size
     if top + n > tape.shape[0]:
         tape = _grow(tape, top + n)
+    dst = tape[top:top + n]
     for k in range(n):
-        tape[top + k] = flat[k]
+        dst[k] = flat[k]
     return tape, top + n
 
 
@@ -107,8 +112,9 @@ def tape_pop_array(tape, top, out):
     n = out.size
     top -= n
     flat = out.reshape(n)
+    src = tape[top:top + n]
     for k in range(n):
-        flat[k] = tape[top + k]
+        flat[k] = src[k]
     return top
 
 
@@ -117,9 +123,10 @@ def tape_restore_array(tape, top, out):
     """Pop ``out.size`` elements back into ``out`` (any shape and layout, C order: the order
     :func:`tape_push_array` pushed them in); returns the new top."""
     top -= out.size
-    k = top
+    src = tape[top:top + out.size]
+    k = 0
     for idx in np.ndindex(out.shape):
-        out[idx] = tape[k]
+        out[idx] = src[k]
         k += 1
     return top
 
