@@ -25,7 +25,6 @@ import ast
 import copy
 
 from ..analyse.types import is_array, scalar_dtype_name
-from ..ir.nodes import name
 from ..ir.walk import iter_nodes
 
 _OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
