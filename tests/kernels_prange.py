@@ -171,3 +171,26 @@ def gather_checked(x, idx, w):
             raise ValueError("x too large")
         s += w[i] * v * v
     return s
+
+
+@njit(parallel=True, cache=True)
+def node_corner_sum(start, corner_elem, corner_local, f, w, out):
+    # LULESH's gather: node g sums its corners f[corner_elem[c], corner_local[c]]
+    for g in prange(start.shape[0] - 1):
+        s = 0.0
+        for c in range(start[g], start[g + 1]):
+            k = corner_elem[c]
+            j = corner_local[c]
+            if j >= 0:
+                s += w[g] * f[k, j] * f[k, j]
+        out[g] = s
+
+
+@njit(parallel=True, cache=True)
+def node_corner_sum_float_test(start, corner_elem, corner_local, f, w, out):
+    for g in prange(start.shape[0] - 1):
+        s = 0.0
+        for c in range(start[g], start[g + 1]):
+            if w[g] > 0.5:
+                s += f[corner_elem[c], corner_local[c]] ** 2
+        out[g] = s

@@ -15,6 +15,9 @@ In the adjoint of a ``prange`` loop a read ``x[e]`` becomes an accumulation
   with pools the copies come from the adjoint's scratch-pool arguments and are kept across
   calls: the sum after the loop zeroes each element as it adds it in, leaving the copies
   zeroed for the next call (no allocation, no zero fill, no first-touch page faults per call).
+  Where the index is integer code the loop can rerun (:mod:`.injective`), a run-time test
+  before the loop finds whether it is in fact one-to-one across iterations; then every thread
+  adds into the shadow itself and the copies are neither touched nor summed.
 
 Adjoints of scalars read by every iteration accumulate into a private partial
 sum per iteration, added into one slot per thread (not Numba's reduction
@@ -26,6 +29,7 @@ import ast
 
 from ..analyse.types import scalar_dtype_name
 from ..ir.affine import AffineMap, unique_position
+from .injective import bind, injectivity_check
 from ..ir.markers import comment
 from ..ir.nodes import name
 from ..ir.walk import iter_nodes
@@ -127,6 +131,27 @@ class PrangeRewriter:
                 out.append(ast.parse(f"{x}[:] = 0").body[0])
         return out
 
+    def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks):
+        """The name of a flag, set before the loop by a run-time test (:mod:`.injective`), that
+        is True when no two iterations of ``loop`` update the same element of shadow ``d``
+        (tested only with more than one thread; one test serves the shadows whose updates have
+        the same index slice, ``checks``: slice -> flag); None where no test can be written."""
+        found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc)
+        if found is None:
+            return None
+        key, stmts = found
+        if key in checks:
+            return checks[key]
+        alloc = self.b.norm.alloc
+        ok, owner = alloc.fresh("one_to_one"), alloc.fresh("owner")
+        pre.append(ast.parse(f"{ok} = False").body[0])
+        test = ast.parse(f"if {nthreads} > 1:\n    {owner} = np.full({d}.shape, -1, np.int64)\n"
+                         f"    {ok} = True").body[0]
+        test.body += bind(stmts, ok, owner)
+        pre.append(test)
+        checks[key] = ok
+        return ok
+
     def rewrite(self, scope, loop: ast.For):
         """Return the statements replacing ``loop`` (buffers before, reductions after)."""
         b = self.b
@@ -160,7 +185,7 @@ class PrangeRewriter:
                 body = self.per_thread_arrays(body, small, thread, nthreads, pre)
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
-        slots, tail = {}, []
+        slots, tail, checks = {}, [], {}
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -178,10 +203,12 @@ class PrangeRewriter:
                 raise b.error(scope.root, f"prange loop writes `{arr}` at an index that other iterations "
                                           f"may also use", "write each element from one iteration only")
             thread, nthreads = thread_ids()
+            ndim = b.types[arr].ndim
+            one_to_one = self.one_to_one(body, loop, d, ndim, nthreads, pre, checks) if self.pools else None
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
-            ndim = b.types[arr].ndim
-            head.append(ast.parse(f"{here} = {d} if {thread} == 0 else {buf}[{thread} - 1]").body[0])
+            ours = f"{thread} == 0" + (f" or {one_to_one}" if one_to_one else "")
+            head.append(ast.parse(f"{here} = {d} if {ours} else {buf}[{thread} - 1]").body[0])
             t = b.norm.alloc.fresh("per_thread_slot")
             note = (f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
                     f"adds into {d} itself, each other thread into its own copy")
@@ -203,6 +230,10 @@ class PrangeRewriter:
                 code = f"for {r} in {rows}:\n" + "\n".join("    " + ln for ln in code.splitlines())
                 code = f"for {t} in range(max({nthreads} - 1, 0)):\n" + "\n".join(
                     "    " + ln for ln in code.splitlines())
+                if one_to_one:
+                    code = f"if not {one_to_one}:\n" + "\n".join("    " + ln for ln in code.splitlines())
+                    note += (f", unless the run-time test before the loop ({one_to_one}) finds that no two "
+                             f"iterations update one element of {d}: then every thread adds into {d}")
                 post.append(ast.parse(code).body[0])
                 notes.append(note + "; the copies come from the scratch pool (kept zeroed between calls: "
                              "the sum after the loop zeroes what it adds)")

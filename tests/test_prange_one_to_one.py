@@ -1,0 +1,67 @@
+"""prange adjoints whose scatter index is one-to-one only at run time (LULESH's node-to-corner
+lists): a serial test before the loop lets every thread add into the shadow itself when no two
+iterations update one element, and falls back to per-thread buffers otherwise."""
+import numba
+import numpy as np
+import pytest
+
+import adtrans
+import kernels_prange as P
+from fdcheck import adtrans_gradient, check
+
+TWO = numba.config.NUMBA_NUM_THREADS >= 2
+ACT = ("const", "const", "const", "dup", "dup", "dup")
+
+
+def _lists(rng, ne, nn, kind):
+    """(start, corner_elem, corner_local) of nn nodes over the ne x 4 corners: ``one-to-one``
+    (every corner in one node's list), ``repeated`` (a corner in two lists), ``negative`` (an
+    element index counting from the end), ``same-node`` (a corner twice in one node's list)."""
+    corners = rng.permutation(ne * 4)
+    if kind == "repeated":
+        corners[-1] = corners[0]
+    cuts = np.sort(rng.choice(np.arange(1, ne * 4), nn - 1, replace=False))
+    start = np.concatenate([[0], cuts, [ne * 4]]).astype(np.int64)
+    ce, cl = (corners // 4).astype(np.int64), (corners % 4).astype(np.int64)
+    if kind == "negative":
+        ce[3] -= ne
+    if kind == "same-node":
+        g = int(np.argmax(np.diff(start)))
+        ce[start[g] + 1], cl[start[g] + 1] = ce[start[g]], cl[start[g]]
+    return [start, ce, cl]
+
+
+def _args(kind, seed=0, ne=7, nn=9):
+    rng = np.random.default_rng(seed)
+    return _lists(rng, ne, nn, kind) + [rng.uniform(-1, 1, (ne, 4)), rng.uniform(0, 1, nn), np.zeros(nn)]
+
+
+def test_source_tests_the_corner_lists_before_the_loop():
+    src = adtrans.source(P.node_corner_sum, ACT, *_args("one-to-one"))
+    assert "one_to_one = True" in src and "np.full(d_f.shape, -1, np.int64)" in src
+    assert "d_f if thread == 0 or one_to_one else" in src and "if not one_to_one:" in src
+    assert "owner" not in src.split("def ")[1].split("for g in numba.prange")[1]   # not in the loop
+    # the test is written once per shadow and only where the index is integer code
+    src = adtrans.source(P.node_corner_sum_float_test, ACT, *_args("one-to-one"))
+    assert "one_to_one" not in src and "d_f_per_thread" in src
+
+
+@pytest.mark.parametrize("kind", ["one-to-one", "repeated", "negative", "same-node"])
+@pytest.mark.parametrize("fn", [P.node_corner_sum, P.node_corner_sum_float_test],
+                         ids=["int-test", "float-test"])
+def test_gradient_with_1_and_2_threads(fn, kind):
+    args = _args(kind)
+    check(fn, args, activity=ACT)
+    gen = np.random.default_rng(5)
+    weights = {j: gen.standard_normal(a.shape) for j, a in enumerate(args) if ACT[j] == "dup"}
+    results = []
+    for threads in (1, 2, 1, 2) if TWO else (1,):
+        numba.set_num_threads(threads)
+        try:
+            g, _ = adtrans_gradient(fn, args, weights, 1.0, ACT)
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        results.append(g)
+    for r in results[1:]:
+        for j in r:
+            np.testing.assert_allclose(r[j], results[0][j], rtol=1e-13, atol=1e-15)
