@@ -350,6 +350,10 @@ class LoopAnalysis:
             elif isinstance(s, (ast.Assign, ast.AugAssign)):
                 for r in self.rules.reverse(s):
                     need |= {n.id for n in iter_nodes(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                # an active array allocated in the body: its shadow is made from the rerun allocation
+                if isinstance(s, ast.Assign) and is_alloc(s.value) and isinstance(s.targets[0], ast.Name) \
+                        and self.is_active(s.targets[0].id):
+                    need.add(s.targets[0].id)
         changed = True
         while changed:
             changed = False

@@ -752,6 +752,8 @@ CONSTANT_CALLS = {
     "searchsorted": (None, "int64"), "digitize": (None, "int64"), "count_nonzero": (0, "int64"),
     "flatnonzero": (1, "int64"), "argwhere": (2, "int64"), "bincount": (1, "int64"), "array_equal": (0, "bool"),
     "allclose": (0, "bool"), "isclose": (None, "bool"),
+    # window functions of an integer length (np.kaiser's beta may be active: not here)
+    "hanning": (1, "float64"), "hamming": (1, "float64"), "blackman": (1, "float64"), "bartlett": (1, "float64"),
 }
 
 

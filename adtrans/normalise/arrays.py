@@ -357,6 +357,7 @@ class ArrayLowering:
         hand_back = self.hand_back(s) if self.first_copy else []
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
         s = rewrite_calls(self, s)              # np.flip(x) -> x[::-1], np.ptp(x) -> max - min ...
+        self.literal_dtype(s)
         self.masks = {}
         try:
             made = self._stmt(s, pre)
@@ -2122,9 +2123,18 @@ class ArrayLowering:
             return elementwise([c, a, b], join_dtypes([a.dtype, b.dtype]),
                                lambda v: ast.IfExp(test=v[0], body=v[1], orelse=v[2]), chk)
         if name == "clip":
-            x, lo, hi = (self.value(v, pre) for v in args[:3])
-            return elementwise([x, lo, hi], join_dtypes([x.dtype, lo.dtype, hi.dtype]), lambda v: ast.Call(
-                func=N("min"), args=[ast.Call(func=N("max"), args=[v[0], v[1]], keywords=[]), v[2]], keywords=[]), chk)
+            # a bound given as None is no bound on that side (np.clip(y, 0.0, None))
+            given = [v for v in args[1:3] if not (isinstance(v, ast.Constant) and v.value is None)]
+            if len(args) != 3 or not given:
+                raise self.err(e, "np.clip without a lower or an upper bound", "give np.clip(x, lo, hi) a bound")
+            parts = [self.value(v, pre) for v in [args[0]] + given]
+            lo_none = isinstance(args[1], ast.Constant) and args[1].value is None
+            hi_none = isinstance(args[2], ast.Constant) and args[2].value is None
+
+            def clip(v):
+                out = v[0] if lo_none else ast.Call(func=N("max"), args=[v[0], v[1]], keywords=[])
+                return out if hi_none else ast.Call(func=N("min"), args=[out, v[-1]], keywords=[])
+            return elementwise(parts, join_dtypes([p.dtype for p in parts]), clip, chk)
         if name in ELEMENTWISE_BINOPS:
             op = ELEMENTWISE_BINOPS[name]
             parts = [self.value(a, pre) for a in args[:2]]
@@ -2180,6 +2190,18 @@ class ArrayLowering:
         if isinstance(a, ast.Name):
             return a
         return self.scalar(a, pre)
+
+    def literal_dtype(self, s):
+        """The allocation of ``np.array([i, j, l])`` without dtype= (``normalise/forms.py`` tags it
+        with its elements): int64 where every element is an integer (node numbers from an integer
+        array), as Numba types it; float64 otherwise."""
+        leaves = getattr(s, "adtrans_literal_leaves", None)
+        if not leaves:
+            return
+        kinds = [("int64" if type(e.value) is int else "float64") if isinstance(e, ast.Constant)
+                 else self.sdtype(e) or "float64" for e in leaves]
+        if all(k == "int64" for k in kinds):
+            s.value.keywords = [ast.keyword(arg="dtype", value=self.npf("int64"))]
 
     def dtype_str(self, node):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -203,6 +203,7 @@ TABLE = {
     "digitize": ("constant", "bin indices"), "bincount": ("constant", "of integers, without weights"),
     "array_equal": ("constant", "boolean"), "allclose": ("constant", "boolean"),
     "isclose": ("constant", "element-wise, boolean"), "size": ("constant", "an integer"),
+    **{w: ("constant", "a window of an integer length") for w in ("hanning", "hamming", "blackman", "bartlett")},
     "shape": ("constant", "a tuple of extents"),
 }
 

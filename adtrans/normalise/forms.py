@@ -518,6 +518,8 @@ class FormLowering:
         alloc.args = [shape_node]
         alloc.keywords = [ast.keyword(arg="dtype", value=dtype)]
         out = [_loc(ast.Assign(targets=[name(t.id, True)], value=alloc), s)]
+        if not any(kw.arg == "dtype" for kw in v.keywords) and len(v.args) == 1:
+            out[0].adtrans_literal_leaves = [e for _, e in leaves]   # ints or floats: told by the array lowering
         self.nz.ndims[t.id] = len(dims)
         for idx, e in leaves:
             target = ast.Subscript(value=name(t.id), slice=ast.Tuple(elts=[ast.Constant(k) for k in idx],
@@ -720,6 +722,19 @@ class _ReplaceName(ast.NodeTransformer):
         return node
 
 
+def _select(names, k):
+    """``t[k]`` of a tuple local held as ``names`` and an integer expression ``k`` of names (a
+    loop over the tuple's positions): ``n0 if k == 0 or k == -3 else (n1 if ... else n2)``, the element that
+    NumPy's indexing picks for every ``k`` in range (also negative)."""
+    out = name(names[-1])
+    for j in range(len(names) - 2, -1, -1):
+        test = ast.BoolOp(op=ast.Or(), values=[
+            ast.Compare(left=copy.deepcopy(k), ops=[ast.Eq()], comparators=[ast.Constant(j)]),
+            ast.Compare(left=copy.deepcopy(k), ops=[ast.Eq()], comparators=[ast.Constant(j - len(names))])])
+        out = ast.IfExp(test=test, body=name(names[j]), orelse=out)
+    return out
+
+
 class _Exprs(ast.NodeTransformer):
     """Expression rewrites inside one statement: ``.flat[i]``, shape aliases, tuple locals."""
 
@@ -740,9 +755,12 @@ class _Exprs(ast.NodeTransformer):
             k = node.slice
             if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and isinstance(k.operand, ast.Constant):
                 k = ast.Constant(-k.operand.value)
+            if names and not isinstance(k, ast.Constant) and \
+                    not any(isinstance(n, (ast.Call, ast.Subscript)) for n in ast.walk(k)):
+                return ast.copy_location(_select(names, k), node)
             if not (isinstance(k, ast.Constant) and type(k.value) is int and -len(names) <= k.value < len(names)):
                 raise self.f.nz.err(node, f"indexing the tuple `{v.id}` with `{ast.unparse(node.slice)}`",
-                                    "index tuples with constant integers")
+                                    "index tuples with constant integers or integer names (idx[a], idx[a + 1])")
             return ast.copy_location(name(names[k.value]), node)
         return node
 

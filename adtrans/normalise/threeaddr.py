@@ -56,7 +56,7 @@ OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 # constant functions of arrays (integer or boolean results, adtrans.normalise.arrayfuncs)
                 **{f"numpy.{f}": f"np.{f}" for f in ("searchsorted", "digitize", "count_nonzero", "flatnonzero",
                                                      "argwhere", "bincount", "array_equal", "allclose", "isclose",
-                                                     "size")}}
+                                                     "size", "hanning", "hamming", "blackman", "bartlett")}}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 

@@ -301,9 +301,10 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             return False
         _, written, _ = self.body_arrays(loop.body)
         _, written2, _ = self.body_arrays(f2)
-        read_arrays = {n.value.id for n in iter_nodes(module) if isinstance(n, ast.Subscript)
+        read_arrays = {self.root_array(n.value.id) for n in iter_nodes(module) if isinstance(n, ast.Subscript)
                        and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
-        return not (read_arrays & (written | written2))
+        # by root: a name bound to the loop's array (``ret = result``) reads what the loop writes
+        return not (read_arrays & {self.root_array(a) for a in written | written2})
 
     def block(self, stmts, scope, depth):
         fwd, revs = [], []
