@@ -84,7 +84,7 @@ def _extents(func, params) -> dict:
     docstring), allocated at the top level of ``func``."""
     once = {}
     for node in ast.walk(func):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+        if isinstance(node, ast.Name) and isinstance(getattr(node, "ctx", None), ast.Store):
             once[node.id] = once.get(node.id, 0) + 1
     top = {}
     for s in func.body:
