@@ -89,7 +89,7 @@ def _extents(func, params) -> dict:
     top = {}
     for s in func.body:
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
-                and isinstance(s.value, ast.Call) and len(s.value.args) == 1 and not s.value.keywords:
+                and isinstance(s.value, ast.Call) and len(s.value.args) == 1 and not getattr(s.value, "keywords", None):
             top[s.targets[0].id] = s.value
     stable = {x for x, k in once.items() if k == 1 and any(x in stored_names(s) for s in func.body
                                                                if isinstance(s, ast.Assign))}
@@ -117,7 +117,8 @@ def _extents(func, params) -> dict:
 
 def _is_range(L) -> bool:
     return isinstance(L, ast.For) and isinstance(L.target, ast.Name) and isinstance(L.iter, ast.Call) \
-        and ast.unparse(L.iter.func) == "range" and not L.iter.keywords and not L.orelse
+        and ast.unparse(L.iter.func) == "range" and not getattr(L.iter, "keywords", None) \
+        and not getattr(L, "orelse", None)
 
 
 def _bounds(L):
