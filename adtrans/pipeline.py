@@ -22,6 +22,7 @@ from .targets.cpu import CPU
 from .transform import build_adjoint
 from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
+from .transform.firstwrite import first_writes
 from .transform.zeroskip import skip_zero_adjoints
 
 ACTIVITIES = ("const", "active", "dup")
@@ -113,7 +114,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
                            checkpoint_loops=getattr(target, "checkpoint_loops", False))
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
-    func = tidy(func, marked.builder.scalar_names())
+    func = first_writes(tidy(func, marked.builder.scalar_names()))
     if target.skips_zero_adjoints:
         func = skip_zero_adjoints(func)
     decorator = target.decorator(primal, conv["parallel"], cache)

@@ -60,3 +60,10 @@ def test_integer_counter_is_stepped_back_not_taped():
     # li is never taped: the loop over points is recomputed (its scratch arrays xc, qx, main are
     # private to an iteration), so `li = 0` starts every rerun of a component
     assert "tape_int64[top_int64] = li\n" not in src
+
+
+def test_ode_with_streamed_snapshots_matches_finite_differences():
+    """n = 40000: each step's snapshots of ``yf`` and ``yt`` (320 KB) go to the tape with
+    streaming stores (adtrans/targets/cpu_stream.py)."""
+    x, s, yf = GB.ode_input(40_000, 3, rng())
+    check(GB.ode, [x, s, yf])

@@ -4,6 +4,7 @@ differences, and the generated code that says what was chosen."""
 import re
 import threading
 
+import numba
 import numpy as np
 import pytest
 
@@ -12,6 +13,8 @@ from adtrans.adjoint import tape_pools
 from adtrans.arguments import typeof_args
 from adtrans.build import compiled
 from adtrans.targets.cpu import CPU
+from adtrans.targets.cpu_runtime import tape_push_array
+from adtrans.targets.cpu_stream import STREAM_MIN_BYTES, STREAMING, stream_copy
 import kernels_tapes as K
 from fdcheck import check
 
@@ -212,3 +215,35 @@ def test_array_push_pop_restore_at_a_nonzero_top():
     out_a = np.zeros((3, 4))
     top = tape_pop_array(tape, top, out_a)
     assert top == 3 and np.array_equal(out_a, a) and list(tape[:3]) == [7.0, 8.0, 9.0]
+
+
+# ------------------------------------------------ streaming (non-temporal) array pushes
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("size", [STREAM_MIN_BYTES // 8 - 1, STREAM_MIN_BYTES // 4 + 5])
+def test_array_pushes_copy_every_element_at_any_offset(dtype, size):
+    """Pushes of arrays large enough to be streamed (aligned vector stores between an unaligned
+    head and tail) and just below the size that streams, onto tapes at every offset modulo
+    the store width, also of a strided array and of a tape of another dtype."""
+    a = (np.arange(size) * 3 + 1).astype(dtype)
+    for offset in range(9):
+        tape = np.full(offset + 2 * size + 3, -7, dtype)
+        tape, top = tape_push_array(tape, offset, a)
+        tape, top = tape_push_array(tape, top, a[::-1])
+        assert top == offset + 2 * size
+        assert (tape[:offset] == -7).all() and (tape[top:] == -7).all()
+        assert (tape[offset:offset + size] == a).all() and (tape[offset + size:top] == a[::-1]).all()
+    wide, top = tape_push_array(np.zeros(3), 1, a)
+    assert top == 1 + size and (wide[1:top] == a.astype(np.float64)).all()
+
+
+def test_large_array_pushes_are_non_temporal_stores():
+    if not STREAMING:
+        pytest.skip("streaming stores are only written on x86-64")
+
+    @numba.njit
+    def copy(dst, src):
+        stream_copy(dst, 1, src)
+    copy(np.zeros(100), np.ones(50))
+    asm = "\n".join(copy.inspect_asm().values())
+    assert re.search(r"\bv?movnt", asm) and "sfence" in asm

@@ -20,6 +20,8 @@ from numba import njit, types
 from numba.extending import overload
 from numba.typed import List
 
+from .cpu_stream import STREAM_MIN_BYTES, stream_copy
+
 
 # The helpers copy with explicit loops: Numba compiles a slice assignment (``new[:n] = tape``)
 # in ~3 s (its error-message string handling), a loop in ~0.1 s; the machine code is alike.
@@ -88,14 +90,19 @@ def tape_push(tape, top, value):
 
 @njit(cache=True)
 def tape_push_array(tape, top, arr):
-    """Push a copy of every element of ``arr`` (any shape, C order)."""
+    """Push a copy of every element of ``arr`` (any shape, C order).  Arrays of at least
+    :data:`~adtrans.targets.cpu_stream.STREAM_MIN_BYTES` go to the tape with streaming stores
+    (:func:`~adtrans.targets.cpu_stream.stream_copy`: they bypass the caches)."""
     flat = np.ascontiguousarray(arr).ravel()
     n = flat.size
     if top + n > tape.shape[0]:
         tape = _grow(tape, top + n)
-    dst = tape[top:top + n]
-    for k in range(n):
-        dst[k] = flat[k]
+    if n * flat.itemsize >= STREAM_MIN_BYTES:
+        stream_copy(tape, top, flat)
+    else:
+        dst = tape[top:top + n]
+        for k in range(n):
+            dst[k] = flat[k]
     return tape, top + n
 
 

@@ -1,0 +1,239 @@
+"""Whole overwrites of shadow arrays in time loops: the first accumulation an assignment, no kills.
+
+The reverse sweep of a time loop whose stage arrays every step writes whole (Runge-Kutta's
+``k1 ... k4``) adds into their shadows and reads and zeroes ("kills") every element again in
+the same step::
+
+    for step in range(s - 1, -1, -1):
+        for i in range(n):
+            d_k4[i] += d_t17          # the shadow is zero here: killed last step, zeros before
+        ...
+        for i in range(1, n):
+            d_t12 = d_k4[i]
+            d_k4[i] = 0.0
+        d_x_0 = d_k4[0]
+        d_k4[0] = 0.0
+
+This pass, run on the final ``FunctionDef`` (after :func:`~adtrans.transform.tidy.tidy`), writes
+the first accumulation as an assignment and drops the kills: every element is assigned before it
+is read in each step, so the zeros are never read.  Two reads and one write per element and step
+fewer (GradBench ode: 8 of the reverse sweep's 59 array passes a step).
+
+A loop ``T`` (``for`` over ``range``; no ``while``, ``break``, ``continue`` or ``return`` in
+it) and a local 1-D array ``d`` (bound once at the function's top level by ``np.zeros(E)`` or
+``np.zeros_like(a)`` with ``a`` bound so by ``np.empty/zeros/ones(E)``, ``E`` a constant or a name
+stored once at the top level or a parameter never stored; every other mention an element access,
+see :func:`~adtrans.transform.tidy._local_array_uses`) qualify when ``d`` is mentioned only in
+``T``'s body, where, among the statements of ``T.body`` that mention it:
+
+- the first is ``for i in range(E)`` whose body mentions ``d`` only in ``d[i] += v`` statements
+  at its top level (``v`` not reading ``d``, ``i`` not assigned);
+- the others read and kill: ``for j in range(c, E)`` (one such loop) whose body mentions ``d``
+  only as ``d[j]``, reads first and ``d[j] = 0.0`` last, and simple statements reading ``d[k]``
+  then killing it for each constant ``k`` in ``0 .. c - 1`` (once each).
+
+So each step assigns ``d[0:E]`` (it was zero: the kills of the step before, or the allocation)
+and reads every element once before its kill; nothing else touches ``d``.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..ir.walk import all_names, stored_names
+from .tidy import _local_array_uses
+
+_ZEROS = {"np.zeros", "np.zeros_like"}
+_ALLOC = {"np.empty", "np.zeros", "np.ones"}
+
+
+def first_writes(func: ast.FunctionDef) -> ast.FunctionDef:
+    """Apply the rewrite above to ``func`` in place and return it."""
+    params = {a.arg for a in func.args.args}
+    extents = _extents(func, params)
+    if not extents:
+        return func
+    mentions = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and node.id in extents:
+            mentions[node.id] = mentions.get(node.id, 0) + 1
+    for T in [n for n in ast.walk(func) if isinstance(n, ast.For)]:
+        if not _is_range(T) or any(isinstance(n, (ast.While, ast.Break, ast.Continue, ast.Return))
+                                    for n in ast.walk(T)):
+            continue
+        for d, E in sorted(extents.items()):
+            inside = sum(1 for n in ast.walk(T) if isinstance(n, ast.Name) and n.id == d)
+            if inside + 1 != mentions[d]:           # the allocation is its only mention outside T
+                continue
+            plan = _plan(T, d, E)
+            if plan is None:
+                continue
+            (block, first), kills = plan
+            assign = ast.copy_location(ast.Assign(targets=[first.target], value=first.value), first)
+            for k, v in vars(first).items():           # the engine's tags (adtrans_reverse_of ...)
+                if k not in ("target", "op", "value") and not hasattr(assign, k):
+                    setattr(assign, k, v)
+            block[block.index(first)] = assign
+            for block, kill in kills:
+                block.remove(kill)
+            del extents[d]
+    return ast.fix_missing_locations(func)
+
+
+def _extents(func, params) -> dict:
+    """``{d: E}`` (``E`` as ``ast.dump``) for the local arrays ``d`` that qualify (module
+    docstring), allocated at the top level of ``func``."""
+    once = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(getattr(node, "ctx", None), ast.Store):
+            once[node.id] = once.get(node.id, 0) + 1
+    top = {}
+    for s in func.body:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
+                and isinstance(s.value, ast.Call) and len(s.value.args) == 1 and not getattr(s.value, "keywords", None):
+            top[s.targets[0].id] = s.value
+    stable = {x for x, k in once.items() if k == 1 and any(x in stored_names(s) for s in func.body
+                                                               if isinstance(s, ast.Assign))}
+    stable |= {p for p in params if p not in once}
+
+    def size(call, depth=0):
+        fn, arg = ast.unparse(call.func), call.args[0]
+        if fn in ("np.zeros_like", "np.empty_like") and isinstance(arg, ast.Name) and arg.id in top and depth == 0:
+            return size(top[arg.id], 1)
+        if fn not in _ALLOC:
+            return None
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, int) or \
+                isinstance(arg, ast.Name) and arg.id in stable:
+            return ast.dump(arg)
+        return None
+    local = _local_array_uses(func, params)
+    out = {}
+    for d, call in top.items():
+        if d in local and ast.unparse(call.func) in _ZEROS and once.get(d) == 1:
+            E = size(call)
+            if E is not None:
+                out[d] = E
+    return out
+
+
+def _is_range(L) -> bool:
+    return isinstance(L, ast.For) and isinstance(L.target, ast.Name) and isinstance(L.iter, ast.Call) \
+        and ast.unparse(L.iter.func) == "range" and not getattr(L.iter, "keywords", None) \
+        and not getattr(L, "orelse", None)
+
+
+def _bounds(L):
+    """``(start, stop)`` as ``ast.dump`` of a unit-step ``range`` loop, else None."""
+    if not _is_range(L) or not 1 <= len(L.iter.args) <= 2:
+        return None
+    args = L.iter.args
+    return (ast.dump(ast.Constant(0)) if len(args) == 1 else ast.dump(args[0])), ast.dump(args[-1])
+
+
+def _element(n, d):
+    """The index of ``d[index]`` (an ``ast.Subscript`` node), else None."""
+    if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == d:
+        return n.slice
+    return None
+
+
+def _only_elements(stmts, d, index) -> bool:
+    """Every mention of ``d`` in ``stmts`` is ``d[index]`` (``index`` as ``ast.dump``)."""
+    names = subs = 0
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and n.id == d:
+                names += 1
+            ix = _element(n, d)
+            if ix is not None:
+                if ast.dump(ix) != index:
+                    return False
+                subs += 1
+    return names == subs
+
+
+def _is_kill(s, d, index) -> bool:
+    return isinstance(s, ast.Assign) and len(s.targets) == 1 and _element(s.targets[0], d) is not None \
+        and ast.dump(s.targets[0].slice) == index and isinstance(s.value, ast.Constant) and s.value.value == 0.0 \
+        and not isinstance(s.value.value, bool)
+
+
+def _reads_then_kill(stmts, d, index) -> bool:
+    """``stmts`` (simple statements) read ``d[index]`` and end with its kill, which is the only
+    store into ``d``."""
+    if not stmts or not _is_kill(stmts[-1], d, index):
+        return False
+    for s in stmts[:-1]:
+        if isinstance(s, (ast.For, ast.While, ast.If)) or d in _stored_arrays(s):
+            return False
+    return _only_elements(stmts, d, index)
+
+
+def _stored_arrays(s) -> set:
+    targets = s.targets if isinstance(s, ast.Assign) else [s.target] if isinstance(s, (ast.AugAssign,
+                                                                                        ast.AnnAssign)) else []
+    return {t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)}
+
+
+def _plan(T, d, E):
+    """``((block, first accumulation), [(block, kill), ...])`` when ``d`` qualifies in ``T`` (module
+    docstring), else None."""
+    uses = [s for s in T.body if d in all_names(s)]
+    accumulating = 0
+    while accumulating < len(uses) and _adds(uses[accumulating], d, E) is not None:
+        accumulating += 1
+    if not accumulating:
+        return None
+    S1 = uses[0]
+    adds = _adds(S1, d, E)
+    loop, simple, kills = None, [], []
+    for s in uses[accumulating:]:
+        if isinstance(s, ast.For):
+            if loop is not None:
+                return None
+            loop = s
+        elif isinstance(s, (ast.While, ast.If)):
+            return None
+        else:
+            simple.append(s)
+    if loop is None:
+        return None
+    b = _bounds(loop)
+    first_arg = loop.iter.args[0] if b and len(loop.iter.args) == 2 else ast.Constant(0)
+    start = first_arg.value if isinstance(first_arg, ast.Constant) else None
+    if b is None or b[1] != E or type(start) is not int or start < 0:
+        return None
+    j = ast.dump(ast.Name(id=loop.target.id, ctx=ast.Load()))
+    inner = [s for s in loop.body if d in all_names(s)]
+    if loop.target.id in {x for s in loop.body for x in stored_names(s)} or not _reads_then_kill(inner, d, j):
+        return None
+    kills.append((loop.body, inner[-1]))
+    groups = {}
+    for s in simple:
+        ixs = {ast.dump(ix) for n in ast.walk(s) if (ix := _element(n, d)) is not None}
+        if len(ixs) != 1:
+            return None
+        groups.setdefault(ixs.pop(), []).append(s)
+    if sorted(groups) != sorted(ast.dump(ast.Constant(k)) for k in range(start)):
+        return None
+    for index, stmts in groups.items():
+        if not _reads_then_kill(stmts, d, index):
+            return None
+        kills.append((T.body, stmts[-1]))
+    return (S1.body, adds[0]), kills
+
+
+def _adds(L, d, E):
+    """The statements ``d[i] += v`` of ``L`` when ``L`` is ``for i in range(E)`` whose body
+    mentions ``d`` only in such statements at its top level (``v`` not reading ``d``, ``i`` not
+    assigned), else None."""
+    if not isinstance(L, ast.For) or _bounds(L) != (ast.dump(ast.Constant(0)), E):
+        return None
+    i = ast.dump(ast.Name(id=L.target.id, ctx=ast.Load()))
+    adds = [s for s in L.body if d in all_names(s)]
+    if not adds or L.target.id in {x for s in L.body for x in stored_names(s)} or not _only_elements(adds, d, i):
+        return None
+    for s in adds:
+        if not (isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and _element(s.target, d) is not None
+                and d not in all_names(s.value)):
+            return None
+    return adds
