@@ -27,9 +27,10 @@ so the recomputation changes no adjoint: the gradient is the store-all one,
 bit for bit.  ``while`` loops keep the store-all tape (their length is not
 known when they start).  Under MPI every rank runs the same schedule, so the
 recomputed messages match; the random generators the loop calls (NumPy's
-global one, Python's ``random``, ``Generator``/``RandomState`` objects) are saved with each snapshot and restored with it, so a recomputed step
-draws what the forward sweep drew, and are left as the forward sweep left them
-at the end of the reverse sweep.  Ranks synchronise (``sync``) before each
+global one, Python's ``random``, ``Generator``/``RandomState`` objects) are
+saved with each snapshot and restored with it, so a recomputed step draws what
+the forward sweep drew, and are left as the forward sweep left them at the end
+of the reverse sweep.  Ranks synchronise (``sync``) before each
 recomputation and each reversal so forward and adjoint messages never meet.
 """
 from __future__ import annotations

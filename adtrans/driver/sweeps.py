@@ -842,7 +842,7 @@ class Sweeps:
         gens = self.method_receivers(s, set(names))
         gens = f", {self._tuple(gens)}" if gens else ""
         ck, op, k, mark = self.temp("_ck"), self.temp("_op"), self.temp("_k"), self.temp("_mark")
-        s.ck = (ck, op, k, mark)
+        s.ck = (ck, op, k, mark, gens)
         sync = "lambda: _mpi.separate_sweeps(_args)" if self.has_p2p else "None"
         step = [f"{target} = {s.seq}[{k}]", f"{mark} = len(_tape)"] + body + \
             [f"{ck}.end_step(_tape, {mark}, {op})"]
@@ -856,9 +856,7 @@ class Sweeps:
 
     def rev_checkpointed(self, s: For, body_rev: list, target: str) -> list:
         names, shadows, written = self.loop_state(s)
-        gens = self.method_receivers(s, set(names))
-        gens = f", {self._tuple(gens)}" if gens else ""
-        ck, op, k, mark = s.ck
+        ck, op, k, mark, gens = s.ck
         sh = self._tuple(shadows)
         rev = []
         if shadows:

@@ -205,6 +205,18 @@ def svd_values_vjp(A, s, G):
 
 
 @njit(cache=True)
+def _full_column_rank(R, m, n):
+    """Whether the ``m`` x ``n`` matrix whose thin QR has the triangle ``R`` has full column rank:
+    ``min |R_ii| > max(m, n) eps max |R_ii|``."""
+    big = 0.0
+    small = np.inf
+    for i in range(n):
+        big = max(big, abs(R[i, i]))
+        small = min(small, abs(R[i, i]))
+    return small > max(m, n) * _EPS * big
+
+
+@njit(cache=True)
 def normal_solve(A, G):
     """``(A^T A)^-1 G`` for the adjoint of ``x = np.linalg.lstsq(A, b)[0]`` (a vector or matrix
     ``G``), from the thin QR ``A = Q R`` (``R^-1 R^-T G``: two triangular solves, no ``A^T A``
@@ -214,12 +226,7 @@ def normal_solve(A, G):
     if m < n:
         raise ValueError("np.linalg.lstsq adjoint: A must have at least as many rows as columns")
     R = np.linalg.qr(A)[1]
-    big = 0.0
-    small = np.inf
-    for i in range(n):
-        big = max(big, abs(R[i, i]))
-        small = min(small, abs(R[i, i]))
-    if small <= max(m, n) * _EPS * big:
+    if not _full_column_rank(R, m, n):
         raise ValueError("np.linalg.lstsq adjoint: A must have full column rank")
     return np.linalg.solve(R, np.linalg.solve(R.T, G))
 
@@ -342,12 +349,7 @@ def _qr_adjoint(A, GQ, GR):
         raise ValueError("np.linalg.qr adjoint: A must have at least as many rows as columns")
     Q, R = np.linalg.qr(A)
     Q, R = np.ascontiguousarray(Q), np.ascontiguousarray(R)
-    big = 0.0
-    small = np.inf
-    for i in range(n):
-        big = max(big, abs(R[i, i]))
-        small = min(small, abs(R[i, i]))
-    if small <= max(m, n) * _EPS * big:
+    if not _full_column_rank(R, m, n):
         raise ValueError("np.linalg.qr adjoint: A must have full column rank")
     M = R @ np.ascontiguousarray(GR.T) - np.ascontiguousarray(GQ.T) @ Q
     for i in range(n):
