@@ -133,6 +133,8 @@ def rows(repeats, quick, only=None):
         return [heat_row(rng, repeats, quick)]
     if only == "linalg":
         return linalg_rows(repeats, quick)
+    if only == "lulesh":
+        return lulesh_rows(repeats, quick)
     out.extend(gradbench_rows(repeats, quick))
     out.append(heat_row(rng, repeats, quick))
     m = 1500 if not quick else 400
@@ -293,14 +295,43 @@ def lulesh_rows(repeats, quick):
         tg = statistics.median(gradient() for _ in range(repeats))
         out.append((f"LULESH one step -s {size}", th, tp, tg, tg / tp,
                     "driver adjoint of ~25 kernels, whole Domain duplicated (Enzyme here: 4.3x serial)"))
+        out.append(trajectory_row(size, th, max(3, repeats // 2), tg))
     return out
+
+
+def trajectory_row(size, threads, repeats, one_step, cycles=10):
+    """d e[0] / d(state) after ``cycles`` LULESH cycles from a state after 5 (store-all tape;
+    :func:`examples.lulesh.grad.origin_energy_gradient`): primal and gradient per cycle, and the
+    gradient per cycle against the one-step gradient ``one_step`` (issue 14: within 1.5x).  The
+    trajectory includes TimeIncrement and dt's own adjoint each cycle; the one step does not."""
+    from examples.lulesh import grad as G
+    from examples.lulesh.domain import Domain
+    from examples.lulesh.lulesh import run_cycles
+    d = Domain(size)
+    run_cycles(d, 5)
+
+    def gradient():
+        r = G.origin_energy_gradient(d, d.cycle + cycles)
+        assert r.cycles == cycles, r.cycles
+        return r.seconds / cycles
+
+    def primal():
+        t = time.perf_counter()
+        G.origin_energy(d, d.cycle + cycles)
+        return (time.perf_counter() - t) / cycles
+
+    primal(), gradient()
+    tp = statistics.median(primal() for _ in range(repeats))
+    tg = statistics.median(gradient() for _ in range(repeats))
+    return (f"LULESH {cycles}-cycle trajectory, per cycle -s {size}", threads, tp, tg, tg / tp,
+            f"store-all tape; gradient per cycle {tg / one_step:.2f}x the one-step gradient")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="smaller sizes (for a smoke run)")
-    ap.add_argument("--only", choices=["gradbench", "lists", "arrays", "heat", "linalg"],
+    ap.add_argument("--only", choices=["gradbench", "lists", "arrays", "heat", "linalg", "lulesh"],
                     help="only these rows (arrays: the whole-array NumPy rows, N-body, gemm, 2mm among them; "
                          "linalg: the GP likelihood with np.linalg)")
     args = ap.parse_args(argv)
