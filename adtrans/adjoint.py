@@ -9,7 +9,7 @@ from numba.core import types as nbtypes
 from numba.core.errors import NumbaError
 from numba.extending import overload
 
-from .arguments import check_aliasing_flat, primal_of, split_args, typeof_args
+from .arguments import aliasing_pairs, host_key, primal_of, refuse_overlaps, split_args, typeof_args
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
@@ -71,11 +71,31 @@ class AdjointFunction:
             raise ActivityError(f"{self.primal.name} has {len(self.primal.params)} parameters, "
                                 f"got {len(self.activity)} activities")
         self._jit = None
+        self._by_key = {}       # host_key of the primal arguments -> (Generated, compiled, aliasing pairs)
+
+    def _compiled(self, primal_args) -> tuple:
+        """``(Generated, compiled adjoint, aliasing pairs)`` for the types of ``primal_args``;
+        looked up by :func:`~adtrans.arguments.host_key` where the arguments have one (a call
+        then costs no Numba typing and no lookup in the shared compile cache)."""
+        key = host_key(primal_args)
+        hit = self._by_key.get(key) if key is not None else None
+        if hit is None:
+            gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+            pairs = aliasing_pairs(self.primal.params, self.activity, gen.written, gen.parallel)
+            if key is not None:     # a scalar argument (in the key: its type) shares no memory
+                flat = [k for k, a in enumerate(self.activity) for _ in range(2 if a == "dup" else 1)]
+                scalar = {f for f, k in enumerate(flat) if not isinstance(key[k], tuple) and
+                          (f == 0 or flat[f - 1] != k)}
+                pairs = tuple(p for p in pairs if p[0] not in scalar and p[1] not in scalar)
+            hit = (gen, fn, pairs)
+            if key is not None:
+                self._by_key[key] = hit
+        return hit
 
     def __call__(self, *args):
         primal_args, seeds = split_args(self.activity, args)
-        gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
-        check_aliasing_flat(self.primal.params, self.activity, args, gen.written, gen.parallel)
+        gen, fn, pairs = self._compiled(primal_args)
+        refuse_overlaps(pairs, args)
         full = list(args[:len(args) - len(seeds)])
         if gen.seed_args:       # a kernel returning arrays: one seed per returned value
             if len(seeds) != gen.seed_args:

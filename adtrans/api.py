@@ -79,28 +79,55 @@ def grad(fn, argnums=0):
     for array arguments, floats for float arguments.
     """
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    adjoints = {}       # kernels: activity -> AdjointFunction, made once (drivers go through autodiff)
 
     def gradient(*args, **kwargs):
         args = [a.value if isinstance(a, Const) else a for a in bind_arguments(fn, args, kwargs)]
-        wrapped, shadows = [], {}
+        if target_of(fn).kind == "driver":
+            return _driver_gradient(fn, nums, argnums, args)
+        activity, flat, shadows = [], [], {}
         for k, a in enumerate(args):
             if k in nums:
                 if isinstance(a, np.ndarray):
                     shadows[k] = np.zeros_like(a)
-                    wrapped.append(Duplicated(a, shadows[k]))
+                    activity.append("dup")
+                    flat += [a, shadows[k]]
                 else:
-                    wrapped.append(Active(a))
+                    activity.append("active")
+                    flat.append(Active(a).value)
             else:
-                wrapped.append(Const(a))
-        adjs = iter(autodiff(fn, *wrapped))
-        out = []
-        for k in sorted(nums):
-            out.append(shadows[k] if k in shadows else float(next(adjs)))
-        by_k = dict(zip(sorted(nums), out))
-        res = tuple(by_k[k] for k in nums)
-        return res[0] if isinstance(argnums, int) else res
+                activity.append("const")
+                flat.append(a)
+        activity = tuple(activity)
+        adj = adjoints.get(activity)
+        if adj is None:
+            adj = adjoints[activity] = AdjointFunction(fn, activity)
+        return _gradient_result(nums, argnums, shadows, adj(*flat, 1.0))
     gradient.__name__ = f"grad_{getattr(fn, '__name__', 'fn')}"
     return gradient
+
+
+def _driver_gradient(fn, nums, argnums, args):
+    """``grad``'s gradient of a plain-Python driver: through :func:`autodiff`, arguments wrapped."""
+    wrapped, shadows = [], {}
+    for k, a in enumerate(args):
+        if k in nums:
+            if isinstance(a, np.ndarray):
+                shadows[k] = np.zeros_like(a)
+                wrapped.append(Duplicated(a, shadows[k]))
+            else:
+                wrapped.append(Active(a))
+        else:
+            wrapped.append(Const(a))
+    return _gradient_result(nums, argnums, shadows, autodiff(fn, *wrapped))
+
+
+def _gradient_result(nums, argnums, shadows, adjoints):
+    """``grad``'s result: the shadow or the returned adjoint of each of ``argnums``, in its order."""
+    adjs = iter(adjoints)
+    by_k = {k: shadows[k] if k in shadows else float(next(adjs)) for k in sorted(nums)}
+    res = tuple(by_k[k] for k in nums)
+    return res[0] if isinstance(argnums, int) else res
 
 
 def source(fn, activity, *args, signature=None) -> str:

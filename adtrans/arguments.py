@@ -158,28 +158,37 @@ def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> 
     one array that the kernel only reads are differentiated right (both shadows accumulate into
     one), so only an overlap involving a written parameter (or its shadow) is refused; in a
     parallel kernel (``parallel``) every overlap with a ``Duplicated`` array is."""
-    held, k = [], 0
+    refuse_overlaps(aliasing_pairs(params, activity, written, parallel), args)
+
+
+def aliasing_pairs(params, activity, written=None, parallel=True) -> tuple:
+    """The pairs ``(i, j, name_i, name_j)`` of flat argument positions (``i < j``, in order) that
+    :func:`check_aliasing_flat` refuses to see overlap: one of the two is a ``Duplicated``
+    array or its shadow, one is written.  Depends on the activity and the kernel only, so a
+    caller computes it once and checks each call with :func:`refuse_overlaps`."""
+    roles, k = [], 0
     for p, a in zip(params, activity):
-        pairs = [(p, args[k:k + 1])] + ([(p + " (its shadow)", args[k + 1:k + 2])] if a == "dup" else [])
-        for role, vals in pairs:
-            m = _memory_of(vals[0]) if vals else None
-            if m is not None:
-                held.append((role, m, a == "dup", written is None or parallel or p in written))
+        w = written is None or parallel or p in written
+        roles.append((k, p, a == "dup", w))
+        if a == "dup":
+            roles.append((k + 1, p + " (its shadow)", True, w))
         k += 2 if a == "dup" else 1
-    _refuse_overlaps(held)
+    return tuple((ia, ib, pa, pb) for n, (ia, pa, da, wa) in enumerate(roles) for (ib, pb, db, wb) in roles[n + 1:]
+                 if (da or db) and (wa or wb))
 
 
-def _refuse_overlaps(held) -> None:
-    """Raise :class:`ActivityError` for the first pair of ``(name, memory, duplicated, written)``
-    entries that overlap where one of them is duplicated and one is written."""
-    for i in range(len(held)):
-        for j in range(i + 1, len(held)):
-            (pa, a, da, wa), (pb, b, db, wb) = held[i], held[j]
-            if (da or db) and (wa or wb) and _overlap(a, b):
-                raise ActivityError(
-                    f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
-                    f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
-                    f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
+def refuse_overlaps(pairs, args) -> None:
+    """Raise :class:`ActivityError` for the first of :func:`aliasing_pairs`' ``pairs`` whose two
+    arguments in the flat list ``args`` are arrays that share memory."""
+    for i, j, pa, pb in pairs:
+        if j >= len(args):
+            continue
+        a, b = _memory_of(args[i]), _memory_of(args[j])
+        if a is not None and b is not None and _overlap(a, b):
+            raise ActivityError(
+                f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
+                f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
+                f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
 
 
 def split_args(activity, args, check_shadows: bool = False) -> tuple[list, list]:
@@ -216,6 +225,29 @@ def _typeof_host(a):
     if t is None:
         t = _ARRAY_TYPES[key] = numba.typeof(a)
     return t
+
+
+_INT64 = (-(1 << 63), 1 << 63)
+
+
+def host_key(args):
+    """A cheap key that determines :func:`typeof_args` of host arguments (for a cache of the
+    compiled adjoint per call): per plain NumPy array what its Numba type depends on, per Python
+    ``float``/``bool``/``int`` (in int64 range) its type; None when an argument is anything else
+    (then the caller types the arguments the long way)."""
+    key = []
+    for a in args:
+        t = type(a)
+        if t is np.ndarray:
+            flags = a.flags
+            key.append((a.dtype, a.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable, flags.aligned))
+        elif t is float or t is bool:
+            key.append(t)
+        elif t is int and _INT64[0] <= a < _INT64[1]:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
 
 
 def typeof_args(args) -> tuple:

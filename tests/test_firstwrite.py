@@ -81,3 +81,69 @@ def test_ode_stage_shadows_are_assigned_not_zeroed():
     assert "d_k4[i_2] = d_t17" in src and "d_k1[i_2] = d_t17" in src
     assert "d_yt[i_2] = 0.0" in src
     check(GB.ode, [x, s, yf])
+
+
+SPAN = """
+def f(x, s):
+    n = x.shape[0]
+    k = np.empty(n)
+    d_k = np.zeros_like(k)
+    out = np.zeros(n)
+    for step in range(s):
+        hi = n - 1
+        for i in range(hi - 1, 0, -1):
+            d_k[i] += x[i] * step + out[i]
+        lo = {lo}
+        for j in range(0, n):
+            acc = 0.0
+            if 1 <= j + 1 < n - 1:
+                acc += d_k[j + 1] * x[j]
+            if 1 <= j - 1 < n - 1:
+                acc += d_k[j - 1]
+            out[j] += acc * 0.5
+        {after}
+        for i in range(lo, {khi}):
+            d_k[i] = 0.0
+    {tail}
+    return out
+"""
+SPAN_OK = dict(lo="1", khi="n - 1", after="pass", tail="pass")
+SPAN_CASES = {
+    "kill loop over the written span": ({}, True),
+    "its bound under another name": (dict(khi="hi"), True),
+    "kill span one short": (dict(khi="n - 2"), False),
+    "kill span starting later": (dict(lo="2"), False),
+    "bound assigned twice a step": (dict(khi="hi", after="hi = n - 2"), False),
+    "bound varying with the step": (dict(lo="1 + step % 2"), False),
+    "read after the loop": (dict(tail="out[0] += d_k[1]"), False),
+    "store between": (dict(after="d_k[2] = x[2]"), False),
+    "accumulation between": (dict(after="d_k[2] += x[2]"), False),
+}
+
+
+@pytest.mark.parametrize("case", list(SPAN_CASES))
+def test_span_form_rewrites_only_where_the_kill_loop_clears_exactly_the_written_span(case):
+    """The stencil form: the first loop (descending here) adds into d_k[1:n-1], gathers read
+    d_k at neighbours, a last loop zeroes the span; rewritten only when both spans are the same
+    in every step and nothing else writes d_k."""
+    fill, rewritten = SPAN_CASES[case]
+    src = textwrap.dedent(SPAN.format(**{**SPAN_OK, **fill}))
+    before = ast.parse(src).body[0]
+    after = first_writes(ast.parse(src).body[0])
+    assert (ast.dump(before) != ast.dump(after)) == rewritten, ast.unparse(after)
+    if rewritten:
+        text = ast.unparse(after)
+        assert "d_k[i] = x[i] * step + out[i]" in text and "d_k[i] = 0.0" not in text
+        assert "lo = 1" not in text and "hi = n - 1" in text     # lo was read by the kill loop only
+    x = np.random.default_rng(3).uniform(0.1, 1.0, 9)
+    assert np.array_equal(_run(before, x, 4), _run(after, x, 4))
+
+
+def test_heat_stencil_shadow_is_assigned_and_its_clearing_loop_goes():
+    """bench/kernels.py heat_time_loop: d_tmp is assigned from d_u each reverse step and its
+    clearing loop after the gather is gone; the gradient matches finite differences."""
+    import kernels as K
+    u = np.random.default_rng(4).uniform(0.0, 1.0, 12)
+    src = adtrans.source(K.heat_time_loop, ("dup", "const", "const"), u, 0.2, 5)
+    assert "d_tmp[i_1] = d_tmp_i" in src and "d_tmp[i_1] = 0.0" not in src
+    check(K.heat_time_loop, [u, 0.2, 5], activity=("dup", "const", "const"))

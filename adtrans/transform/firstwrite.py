@@ -34,13 +34,21 @@ see :func:`~adtrans.transform.tidy._local_array_uses`) qualify when ``d`` is men
 
 So each step assigns ``d[0:E]`` (it was zero: the kills of the step before, or the allocation)
 and reads every element once before its kill; nothing else touches ``d``.
+
+A second form (:func:`_plan_span`) serves a stencil's gather (the heat time loop's ``d_tmp``):
+the first statement mentioning ``d`` adds into ``d[lo:hi]`` (ascending or descending loop), the
+last is a loop zeroing the same ``d[lo:hi]``, the statements between only read ``d`` (at any
+index); ``lo`` and ``hi`` are the same in every step.  The elements outside the span are never
+written (zero throughout), those inside are assigned before any read: the first accumulation
+becomes an assignment and the zeroing loop goes (with bound names only it read).  Heat,
+n = 2000, 200 steps: one pass of the reverse step fewer, the adjoint 0.288 -> 0.256 ms.
 """
 from __future__ import annotations
 
 import ast
 
 from ..ir.walk import all_names, stored_names
-from .tidy import _local_array_uses
+from .tidy import _is_comment, _local_array_uses
 
 _ZEROS = {"np.zeros", "np.zeros_like"}
 _ALLOC = {"np.empty", "np.zeros", "np.ones"}
@@ -52,6 +60,7 @@ def first_writes(func: ast.FunctionDef) -> ast.FunctionDef:
     extents = _extents(func, params)
     if not extents:
         return func
+    stable = _stable(func, params)
     mentions = {}
     for node in ast.walk(func):
         if isinstance(node, ast.Name) and node.id in extents:
@@ -64,7 +73,7 @@ def first_writes(func: ast.FunctionDef) -> ast.FunctionDef:
             inside = sum(1 for n in ast.walk(T) if isinstance(n, ast.Name) and n.id == d)
             if inside + 1 != mentions[d]:           # the allocation is its only mention outside T
                 continue
-            plan = _plan(T, d, E)
+            plan = _plan(T, d, E) or _plan_span(T, d, stable)
             if plan is None:
                 continue
             (block, first), kills = plan
@@ -75,6 +84,8 @@ def first_writes(func: ast.FunctionDef) -> ast.FunctionDef:
             block[block.index(first)] = assign
             for block, kill in kills:
                 block.remove(kill)
+                if isinstance(kill, ast.For):
+                    _drop_dead_bounds(func, T, kill)
             del extents[d]
     return ast.fix_missing_locations(func)
 
@@ -82,18 +93,13 @@ def first_writes(func: ast.FunctionDef) -> ast.FunctionDef:
 def _extents(func, params) -> dict:
     """``{d: E}`` (``E`` as ``ast.dump``) for the local arrays ``d`` that qualify (module
     docstring), allocated at the top level of ``func``."""
-    once = {}
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and isinstance(getattr(node, "ctx", None), ast.Store):
-            once[node.id] = once.get(node.id, 0) + 1
+    once = _store_counts(func)
     top = {}
     for s in func.body:
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) \
                 and isinstance(s.value, ast.Call) and len(s.value.args) == 1 and not getattr(s.value, "keywords", None):
             top[s.targets[0].id] = s.value
-    stable = {x for x, k in once.items() if k == 1 and any(x in stored_names(s) for s in func.body
-                                                               if isinstance(s, ast.Assign))}
-    stable |= {p for p in params if p not in once}
+    stable = _stable(func, params)
 
     def size(call, depth=0):
         fn, arg = ast.unparse(call.func), call.args[0]
@@ -113,6 +119,63 @@ def _extents(func, params) -> dict:
             if E is not None:
                 out[d] = E
     return out
+
+
+def _drop_dead_bounds(func, T, loop) -> None:
+    """Remove the assignments at ``T``'s top level of the names in the bounds of the removed
+    ``loop`` that nothing reads any more."""
+    for x in sorted(all_names(loop.iter)):
+        defs = [s for s in T.body if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+                isinstance(s.targets[0], ast.Name) and s.targets[0].id == x]
+        reads = sum(1 for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == x) - len(defs)
+        if defs and not reads and all(_is_arith(s.value) for s in defs):
+            for s in defs:
+                T.body.remove(s)
+
+
+def _is_arith(e) -> bool:
+    """``e`` is built of names, constants and arithmetic only (nothing to keep when unused)."""
+    return all(isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
+                              ast.expr_context)) for n in ast.walk(e))
+
+
+def _store_counts(node) -> dict:
+    """``{name: how many times it is stored}`` in ``node``: ``Name`` nodes in ``Store`` context,
+    and names in assignment and loop targets (the engine builds some without a context)."""
+    once = {}
+    seen = set()
+
+    def count(n):
+        if id(n) not in seen:
+            seen.add(id(n))
+            once[n.id] = once.get(n.id, 0) + 1
+
+    def targets(t):
+        if isinstance(t, ast.Name):
+            count(t)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                targets(e)
+        elif isinstance(t, ast.Starred):
+            targets(t.value)
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(getattr(n, "ctx", None), ast.Store):
+            count(n)
+        elif isinstance(n, ast.Assign):
+            for t in n.targets:
+                targets(t)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            targets(n.target)
+    return once
+
+
+def _stable(func, params) -> set:
+    """Names with one value for the whole call: stored once, by a top-level assignment of
+    ``func``, or parameters never stored."""
+    once = _store_counts(func)
+    stable = {x for x, k in once.items() if k == 1 and any(x in _store_counts(s) for s in func.body
+                                                           if isinstance(s, ast.Assign))}
+    return stable | {p for p in params if p not in once}
 
 
 def _is_range(L) -> bool:
@@ -237,3 +300,97 @@ def _adds(L, d, E):
                 and d not in all_names(s.value)):
             return None
     return adds
+
+
+def _plan_span(T, d, stable):
+    """The second form (a stencil's gather): ``((block, first accumulation), [(T.body, kill loop)])``
+    when, among the statements of ``T.body`` that mention ``d``, the first is a unit-step
+    ``range`` loop (ascending or descending) over ``[lo, hi)`` whose body mentions ``d`` only in
+    ``d[i] += v`` statements at its top level, the last is ``for j in range(lo, hi): d[j] = 0.0``
+    over the same span, and those between only read elements of ``d``.  ``lo`` and ``hi`` must be
+    the same every step and every run of ``T``: constants, names of one value for the call
+    (``stable``), or names assigned once at ``T``'s top level from such names plus or minus
+    constants.  Each step then assigns ``d[lo:hi]``
+    before any read, the kills only restore the zeros elsewhere never written: the loop goes."""
+    uses = [s for s in T.body if d in all_names(s)]
+    if len(uses) < 2:
+        return None
+    S1, K = uses[0], uses[-1]
+    stored = _store_counts(T)
+    defs = {s.targets[0].id: s.value for s in T.body[:T.body.index(S1)] if isinstance(s, ast.Assign)
+            and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and stored.get(s.targets[0].id) == 1}
+    span = _span(S1, stable, stored, defs)
+    if span is None or span != _span(K, stable, stored, {**defs, **{s.targets[0].id: s.value for s in T.body[
+            T.body.index(S1):T.body.index(K)] if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+            isinstance(s.targets[0], ast.Name) and stored.get(s.targets[0].id) == 1}}):
+        return None
+    i = ast.dump(ast.Name(id=S1.target.id, ctx=ast.Load()))
+    adds = [s for s in S1.body if d in all_names(s)]
+    if not adds or S1.target.id in {x for s in S1.body for x in stored_names(s)} or not _only_elements(adds, d, i):
+        return None
+    for s in adds:
+        if not (isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and _element(s.target, d) is not None
+                and d not in all_names(s.value)):
+            return None
+    j = ast.dump(ast.Name(id=K.target.id, ctx=ast.Load()))
+    body = [s for s in K.body if not _is_comment(s)]
+    if len(body) != 1 or not _is_kill(body[0], d, j):
+        return None
+    for s in uses[1:-1]:
+        names = subs = 0
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and n.id == d:
+                names += 1
+            if _element(n, d) is not None:
+                if not isinstance(getattr(n, "ctx", None), ast.Load):
+                    return None
+                subs += 1
+            if isinstance(n, ast.AugAssign) and _element(n.target, d) is not None:
+                return None
+        if names != subs:
+            return None
+    return (S1.body, adds[0]), [(T.body, K)]
+
+
+def _span(L, stable, stored, defs):
+    """``(lo, hi)`` of the indices a unit-step ``range`` loop ``L`` visits, each as ``(base, offset)``
+    (:func:`_affine`), for an ascending ``range(lo, hi)`` or a descending ``range(hi - 1, lo - 1, -1)``;
+    None for anything else or a bound that may change between steps."""
+    if not _is_range(L):
+        return None
+    args = L.iter.args
+    if len(args) in (1, 2):
+        lo = _affine(args[0], stable, stored, defs) if len(args) == 2 else ("", 0)
+        hi = _affine(args[-1], stable, stored, defs)
+        return None if lo is None or hi is None else (lo, hi)
+    if len(args) == 3 and isinstance(args[2], ast.UnaryOp) and isinstance(args[2].op, ast.USub) \
+            and isinstance(args[2].operand, ast.Constant) and args[2].operand.value == 1:
+        start, stop = _affine(args[0], stable, stored, defs), _affine(args[1], stable, stored, defs)
+        if start is None or stop is None:
+            return None
+        return (stop[0], stop[1] + 1), (start[0], start[1] + 1)
+    if len(args) == 3 and isinstance(args[2], ast.Constant) and args[2].value == -1:
+        start, stop = _affine(args[0], stable, stored, defs), _affine(args[1], stable, stored, defs)
+        if start is None or stop is None:
+            return None
+        return (stop[0], stop[1] + 1), (start[0], start[1] + 1)
+    return None
+
+
+def _affine(e, stable, stored, defs, depth=0):
+    """``e`` as ``(name, offset)``: an int constant ``("", c)``, a ``stable`` name not stored in
+    the time loop ``(x, 0)``, ``a + c`` / ``a - c`` of those, or a name in ``defs`` (assigned once in the
+    loop from such an expression) resolved; else None."""
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return ("", e.value)
+    if isinstance(e, ast.Name):
+        if e.id in defs and depth < 8:
+            return _affine(defs[e.id], stable, stored, defs, depth + 1)
+        return (e.id, 0) if e.id in stable and e.id not in stored else None
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and isinstance(e.right, ast.Constant) \
+            and type(e.right.value) is int:
+        a = _affine(e.left, stable, stored, defs, depth + 1)
+        if a is None:
+            return None
+        return (a[0], a[1] + (e.right.value if isinstance(e.op, ast.Add) else -e.right.value))
+    return None

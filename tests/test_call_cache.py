@@ -1,0 +1,75 @@
+"""The per-call fast path of ``AdjointFunction`` and ``grad`` (adtrans/adjoint.py ``_compiled``,
+arguments.host_key): a compiled adjoint looked up by a cheap key of the argument types must be
+the one for these types, and the aliasing check must still run on every call."""
+import numpy as np
+import pytest
+from numba import njit
+
+import adtrans
+from adtrans.arguments import host_key, typeof_args
+
+from fdcheck import check
+
+
+@njit
+def scaled_sum(x, a, k):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += a * x[i] ** 2 + k * x[i]
+    return s
+
+
+@njit
+def shift_into(a, out):
+    for i in range(a.shape[0] - 1):
+        out[i + 1] = 2.0 * a[i]
+
+
+def test_host_key_tells_apart_what_the_numba_types_tell_apart():
+    x = np.arange(6.0)
+    cases = [(x, 1.0, 2), (x[::2], 1.0, 2), (x.astype(np.float32), 1.0, 2), (x, 1, 2), (x, 1.0, True),
+             (x.reshape(2, 3), 1.0, 2), (np.asfortranarray(x.reshape(2, 3)), 1.0, 2)]
+    ro = x.copy()
+    ro.flags.writeable = False
+    cases.append((ro, 1.0, 2))
+    keys = [host_key(c) for c in cases]
+    types = [typeof_args(c) for c in cases]
+    for i in range(len(cases)):
+        for j in range(len(cases)):
+            assert (keys[i] == keys[j]) == (types[i] == types[j]), (cases[i], cases[j])
+    assert host_key((x, 1 << 63, 2)) is None        # a uint64: typed the long way
+    assert host_key((x, np.float64(1.0), 2)) is None
+    assert host_key((x, 1.0, 2)) == host_key((np.ones(3), 5.0, -7))
+
+
+def test_one_adjoint_called_with_changing_types_gives_each_call_its_own_gradient():
+    x = np.linspace(0.1, 1.0, 7)
+    g = adtrans.grad(scaled_sum, argnums=(0, 1))
+    for args in [(x, 1.5, 2), (x, 1.5, 2.5), (x[::2].copy(), 0.5, 3), (x[::2], 0.5, 3), (x, 2, 1.0)]:
+        dx, da = g(*args)
+        xs = np.asarray(args[0])
+        np.testing.assert_allclose(dx, 2.0 * args[1] * xs + args[2], rtol=1e-12)
+        np.testing.assert_allclose(da, np.sum(xs ** 2), rtol=1e-12)
+    check(scaled_sum, [x, 1.5, 2], activity=("dup", "const", "const"))
+
+
+def test_aliasing_is_refused_on_every_call_of_a_cached_adjoint():
+    adj = adtrans.adjoint(shift_into, ("dup", "dup"))
+    a, out = np.linspace(0.0, 1.0, 5), np.zeros(5)
+    da, dout = np.zeros(5), np.ones(5)
+    adj(a, da, out, dout)                    # compiled and cached for these types
+    np.testing.assert_array_equal(da, [2.0, 2.0, 2.0, 2.0, 0.0])
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj(a, np.zeros(5), a, np.ones(5))
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj(a, da, out, da)                  # two shadows, one array
+    buf = np.zeros(10)
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adj(buf[1:6], np.zeros(5), buf[:5], np.ones(5))
+
+
+def test_grad_of_a_driver_still_goes_through_autodiff():
+    def driver(x):
+        return scaled_sum(x, 1.0, 0.0) + 1.0
+    x = np.linspace(0.1, 1.0, 4)
+    np.testing.assert_allclose(adtrans.grad(driver)(x), 2.0 * x, rtol=1e-12)
