@@ -528,13 +528,27 @@ class ArrayLowering:
         return []
 
     def same_array(self, value):
-        """``x`` for ``np.asarray(x)`` and ``np.ascontiguousarray(x)`` of an array name ``x``: Numba
-        returns the array itself there (no copy), so the new name is a second name for it."""
+        """``x`` for ``np.asarray(x)`` of an array name ``x`` and ``np.ascontiguousarray(x)`` of a
+        C-contiguous one: Numba returns the array itself there (no copy), so the new name is a second
+        name for it.  ``np.ascontiguousarray`` of a view (``y = a.T``) or of an argument Numba types as
+        not C-contiguous (a strided array passed in) is a copy (:meth:`copied_array`), as in Numba."""
         if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 \
-                and isinstance(value.args[0], ast.Name) and self.ndim(value.args[0]) > 0 \
-                and self.numpy_name(value.func) in ("asarray", "ascontiguousarray"):
-            return value.args[0]
+                and isinstance(value.args[0], ast.Name) and self.ndim(value.args[0]) > 0:
+            fn, x = self.numpy_name(value.func), value.args[0].id
+            if fn == "asarray" or fn == "ascontiguousarray" and self.is_c_contiguous(x):
+                return value.args[0]
         return value
+
+    def is_c_contiguous(self, x) -> bool:
+        """Numba types the array name ``x`` C-contiguous (or 1-D Fortran, the same thing): not a
+        view, not an argument passed with another layout."""
+        if x in self.views:
+            return False
+        src = self.renames.get(x, x)
+        if src in self.views:
+            return False
+        layout = getattr(self.n, "layouts", {}).get(src, "C")
+        return layout == "C" or layout == "F" and self.ndim(ast.Name(id=src, ctx=ast.Load())) == 1
 
     def copied_array(self, value):
         """The array expression ``value`` copies (``np.copy(a)``, ``a.copy()``,
