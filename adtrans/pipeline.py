@@ -102,7 +102,9 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     scalars = {p: _dtype_name(t) for p, t in zip(primal.params, argtypes)
                if not target.is_array_type(t) and p not in lists}
     norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars,
-                     blas=getattr(target, "pools", True), list_params=lists)
+                     blas=getattr(target, "pools", True), list_params=lists,
+                     layouts={p: getattr(t, "layout", "C") for p, t in zip(primal.params, argtypes)
+                              if target.is_array_type(t)})
     seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
                        if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
     param_activity.update({w: "const" for w, _, _ in norm.seed_params})

@@ -528,13 +528,44 @@ class ArrayLowering:
         return []
 
     def same_array(self, value):
-        """``x`` for ``np.asarray(x)`` and ``np.ascontiguousarray(x)`` of an array name ``x``: Numba
-        returns the array itself there (no copy), so the new name is a second name for it."""
-        if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1 \
-                and isinstance(value.args[0], ast.Name) and self.ndim(value.args[0]) > 0 \
-                and self.numpy_name(value.func) in ("asarray", "ascontiguousarray"):
-            return value.args[0]
+        """The array expression ``np.asarray(x)`` and ``np.ascontiguousarray(x)`` name when Numba
+        returns ``x`` itself (no copy), so that the new name is a second name for it (or a view):
+        ``np.asarray`` of any array name; ``np.ascontiguousarray`` of an array that is C-contiguous,
+        a view included (``x[1:]``, ``a[i]``, ``a[i, 2:]``, ``a[1:3, :]``: :meth:`is_c_contiguous`).
+        A strided or transposed view, an argument passed strided: Numba copies (:meth:`copied_array`).
+        Views that only extents of 1 make contiguous (``x[::2]`` of two elements) count as copies."""
+        if not (isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1):
+            return value
+        fn, x = self.numpy_name(value.func), value.args[0]
+        if fn == "asarray" and isinstance(x, ast.Name) and self.ndim(x) > 0:
+            return x
+        if fn == "ascontiguousarray" and self.ndim(x) > 0 and self.viewable(x) and self.is_c_contiguous(x):
+            return x
         return value
+
+    def is_c_contiguous(self, e) -> bool:
+        """The viewable array expression ``e`` is C-contiguous: over an array Numba types C (or 1-D
+        F), its axes the base's last axes in order, fixed indices before them, the first of them of
+        step 1 and the others whole."""
+        try:
+            v = self.to_view(copy.deepcopy(e), [])
+        except Exception:       # noqa: BLE001 - not a view we can read: Numba's copy is assumed
+            return False
+        layout = getattr(self.n, "layouts", {}).get(v.base, "C")
+        if not (layout == "C" or layout == "F" and v.base_ndim == 1):
+            return False
+        axes = [ax for ax in v.axes if ax.base is not None]
+        bases = [ax.base for ax in axes]
+        if not axes:
+            return True
+        k = bases[0]
+        if bases != list(range(k, v.base_ndim)) or set(v.fixed) != set(range(k)):
+            return False
+        one = ast.dump(C(1))
+        if ast.dump(axes[0].step) != one:
+            return False
+        return all(ast.dump(ax.start) == ast.dump(C(0)) and ast.dump(ax.step) == one
+                   and ast.dump(ax.length) == ast.dump(_shape(v.base, ax.base)) for ax in axes[1:])
 
     def copied_array(self, value):
         """The array expression ``value`` copies (``np.copy(a)``, ``a.copy()``,

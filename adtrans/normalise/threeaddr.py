@@ -952,13 +952,14 @@ class Normaliser:
 
 
 def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None,
-              list_params=None, blas=True) -> Normalised:
+              list_params=None, blas=True, layouts=None) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
     or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
     arrays (when ``array_params`` is a set); ``list_params``: list arguments, name -> element dtype
     (read-only constants, see :mod:`.lists`); ``blas``: matrix products at function level may stay
-    BLAS statements (False: every product becomes loops, for adjoints differentiated again)."""
+    BLAS statements (False: every product becomes loops, for adjoints differentiated again);
+    ``layouts``: Numba layout (``"C"``, ``"F"``, ``"A"``) of the array parameters (missing: ``"C"``)."""
     blas_off, defer_off = set(), set()
     while True:
         n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
@@ -966,6 +967,7 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
         n.blas_off = blas_off
         n.defer_off = defer_off
         n.blas = blas
+        n.layouts = dict(layouts or {})
         try:
             norm = n.run()
         except Retry as retry:      # temporaries read as arrays after all: materialise them
