@@ -195,3 +195,9 @@ def al_contig_col(a, c):
     y = np.ascontiguousarray(a[:, 1])
     y *= c
     return np.sum(a * a) + y[0]
+
+
+@njit
+def al_contig_view_read(a):
+    z = np.ascontiguousarray(a.T)
+    return np.sum(z * z) + 3.0 * z[0, -1]

@@ -466,7 +466,7 @@ class ArrayLowering:
 
     # ---------------------------------------------------------- assignments
     def assign_name(self, t, value, pre, s):
-        value = self.same_array(value)
+        value = self.same_array(value, t, s)
         nd = self.ndim(value)
         if nd == 0:
             if t in self.views:
@@ -527,7 +527,7 @@ class ArrayLowering:
         self.materialise_into(t, arr, pre, s)
         return []
 
-    def same_array(self, value):
+    def same_array(self, value, t=None, s=None):
         """The array expression ``np.asarray(x)`` and ``np.ascontiguousarray(x)`` name when Numba
         returns ``x`` itself (no copy), so that the new name is a second name for it (or a view):
         ``np.asarray`` of any array name; ``np.ascontiguousarray`` of an array that is C-contiguous,
@@ -539,9 +539,34 @@ class ArrayLowering:
         fn, x = self.numpy_name(value.func), value.args[0]
         if fn == "asarray" and isinstance(x, ast.Name) and self.ndim(x) > 0:
             return x
-        if fn == "ascontiguousarray" and self.ndim(x) > 0 and self.viewable(x) and self.is_c_contiguous(x):
-            return x
+        if fn == "ascontiguousarray" and self.ndim(x) > 0 and self.viewable(x):
+            if self.is_c_contiguous(x):
+                return x
+            if t is not None and s is not None:
+                self.refuse_layout_dependent_copy(t, x, s)
         return value
+
+    def refuse_layout_dependent_copy(self, t, x, s) -> None:
+        """``t = np.ascontiguousarray(x)`` of a view ``x`` not seen to be C-contiguous: Numba copies
+        it, unless its extents make it C-contiguous at run time (``a.T`` of an (n, 1) array,
+        ``x[::2]`` of two elements, ``a[:, j]`` of one row), when it returns the view itself.  The
+        two agree unless ``t``, ``x`` or ``x``'s base is written somewhere in the kernel: then the
+        gradient would depend on the run-time shape, and this is refused."""
+        if isinstance(x, ast.Name) and x.id in self.params and x.id not in self.views:
+            return          # an argument Numba types "A" is not C-contiguous: always a copy
+        try:
+            base = self.to_view(copy.deepcopy(x), []).base
+        except Exception:       # noqa: BLE001 - not a view we can read
+            return
+        written = _written_arrays(self.levels[0][0], rebinding=False) if self.levels else set()
+        written |= {self.renames.get(w, w) for w in written}
+        names = {t, base} | ({x.id} if isinstance(x, ast.Name) else set())
+        hit = sorted(names & written)
+        if hit:
+            raise self.err(s, f"`np.ascontiguousarray({ast.unparse(x)})` with `{hit[0]}` written in the kernel: "
+                           "Numba returns the view itself when its run-time extents make it contiguous "
+                           "and a copy otherwise, so the gradient would depend on the shape",
+                           f"write `np.copy({ast.unparse(x)})` for a copy, or use the view itself")
 
     def is_c_contiguous(self, e) -> bool:
         """The viewable array expression ``e`` is C-contiguous: over an array Numba types C (or 1-D
