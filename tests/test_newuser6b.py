@@ -1,6 +1,7 @@
 """What a new user's sixth corpus (second half, tests/kernels_newuser6b.py) found: kernels from
 domains the earlier rounds did not cover, each gradient against central finite differences in
-float64 on the pure-Python function; a conditional expression with a constant test (was an
+float64 on the pure-Python function; fresh arrays bound by a tuple assignment and rebound by
+another in a time loop (was refused); a conditional expression with a constant test (was an
 AttributeError in the normaliser); LAPACK inside a time loop refused with the line."""
 import numpy as np
 import pytest
@@ -48,6 +49,8 @@ CASES = {
     "soft_dtw": lambda: [U(0, 1, 7), U(0, 1, 6)],
     "pwm_score": lambda: [U(0.5, 2, 4, 4), RNG.integers(0, 4, 25), np.array([0.25, 0.25, 0.3, 0.2])],
     "odometry": lambda: [U(0.5, 1, 10), U(0.5, 1.2, 10), 0.4],
+    # fresh arrays bound by a tuple assignment, then rebound by one (was refused: two names for one array)
+    "shallow_water": lambda: [1 + 0.2 * np.exp(-np.linspace(-3, 3, 12) ** 2), U(-0.1, 0.1, 12)],
 }
 
 
