@@ -54,7 +54,7 @@ def test_mask_count_varying_in_a_taped_loop_is_refused():
     """``cash`` rebound in the loop makes it a taped loop; ``cash[itm]``'s length changes with ``t``
     and the reverse sweep read it at the last iteration's length (a wrong gradient, or a crash)."""
     S = np.exp(np.cumsum(0.1 * RNG.standard_normal((30, 5)), axis=1))
-    with pytest.raises(adtrans.UnsupportedError, match="kernels_newuser6.py:103:.*length changes.*np.where"):
+    with pytest.raises(adtrans.UnsupportedError, match="kernels_newuser6.py:103:.*float array whose length changes.*np.where"):
         adtrans.grad(K.discounted_itm_cash)(S)
 
 
