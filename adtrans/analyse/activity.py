@@ -11,6 +11,7 @@ active if any of its assignments is), the standard conservative choice
 from __future__ import annotations
 
 import ast
+import linecache
 from dataclasses import dataclass
 
 
@@ -96,6 +97,7 @@ def analyse_activity(norm, types, param_activity: dict, error) -> Activity:
                 if new:
                     useful |= new
                     changed = True
+    _refuse_control_only_results(norm, stmts, flows, varied, root, floaty, error)
     active_roots = varied & useful
     # every name whose root is active is active (aliases share one shadow)
     names = set(types) | set(norm.params)
@@ -116,3 +118,72 @@ def analyse_activity(norm, types, param_activity: dict, error) -> Activity:
                     and n not in norm.global_arrays}
     return Activity(active=active, varied=varied, useful=useful, dup_params=dup_params,
                     local_shadow_arrays=local_arrays, alias=alias)
+
+
+def _closure(names: set, flows) -> set:
+    """``names`` and every name whose value flows into them (all types)."""
+    out, changed = set(names), True
+    while changed:
+        changed = False
+        for tname, src in flows:
+            if tname in out and not src <= out:
+                out |= src
+                changed = True
+    return out
+
+
+def _refuse_control_only_results(norm, stmts, flows, varied, root, floaty, error):
+    """Refuse a float result that no active input reaches by its value, only through a comparison
+    whose two branches move two values each computed from the other: a bisection or search loop
+    (``if pv > price: lo = mid else: hi = mid``, ``mid`` from ``lo`` and ``hi``).  Its derivative is
+    zero wherever it is defined, while the value it converges to moves with the inputs, so a zero
+    gradient would be silently wrong.  A count (``n = n + 1.0`` under a comparison) or a table
+    lookup (``lv = levels[0] else lv = levels[1]``) is piecewise constant and is not refused."""
+    ctrl, changed = set(varied), True
+    while changed:                      # forward, every type: what a comparison of active values reads
+        changed = False
+        for tname, src in flows:
+            if tname not in ctrl and src & ctrl:
+                ctrl.add(tname)
+                changed = True
+
+    def assigned(body):
+        return [(root(a.targets[0].id), a) for a, _ in iter_stmts(body)
+                if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and floaty(a.targets[0].id)]
+
+    results = [r for r in norm.results if floaty(r) and root(r) not in varied]
+    if not results:
+        return
+    deps = _closure({root(r) for r in results}, flows)
+    for c in stmts:
+        if not (isinstance(c, ast.If) and c.orelse and {root(n) for n in reads(c.test)} & ctrl):
+            continue
+        one, other = assigned(c.body), assigned(c.orelse)
+        for (x, a), (y, b) in ((p, q) for p in one for q in other):
+            if x == y or not ({x, y} & deps):
+                continue
+            if y in _closure({root(n) for n in reads(a.value)}, flows) or \
+                    x in _closure({root(n) for n in reads(b.value)}, flows):
+                where = error(c, "")
+                test = _condition_source(c.test, stmts, where.filename, where.lineno)
+                raise error(c, f"the returned value depends on the active inputs only through the comparison "
+                               f"`{test}` (a bisection or search loop): its derivative is zero wherever it is "
+                               f"defined, while the value it converges to moves with the inputs",
+                            "find the root with Newton steps on the active values (the gradient then flows "
+                            "through each step), or differentiate the equation it solves: dr/dp = "
+                            "-(dF/dp)/(dF/dr) at the root; pass the inputs as Const if a zero gradient is meant")
+
+
+def _condition_source(test, stmts, filename, lineno) -> str:
+    """The user's spelling of a normalised condition: the ``if`` line's test where the source file
+    can be read, else the comparison behind the condition's name (``cond = pv > price``)."""
+    line = linecache.getline(filename, lineno).strip()
+    for head in ("if ", "elif "):
+        if line.startswith(head) and line.endswith(":"):
+            return line[len(head):-1].strip()
+    if isinstance(test, ast.Name):
+        for s in stmts:
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and s.targets[0].id == test.id \
+                    and isinstance(s.value, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+                return ast.unparse(s.value)
+    return ast.unparse(test)

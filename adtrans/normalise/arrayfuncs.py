@@ -338,9 +338,30 @@ def _nonzero_part(lw, call, part):
     return _np(lw, "flatnonzero", copy.deepcopy(args[0]))
 
 
+def _split_mixed_index(lw, node):
+    """A read ``x[mask, t]`` (one array index, only integers before it, integers or slices after it)
+    as ``x[:, t][mask]``: the basic indices first (a view whose first axis is the array index's),
+    then the one gather or mask; NumPy's and Numba's meaning, since the array index's axis leads the
+    result either way.  Other mixes are left to :meth:`ArrayLowering.ndim` to refuse."""
+    if not isinstance(node.slice, ast.Tuple) or lw.ndim(node.value) == 0:
+        return node
+    elts = node.slice.elts
+    arrays = [k for k, x in enumerate(elts) if not isinstance(x, ast.Slice) and lw.ndim(x) > 0]
+    if len(arrays) != 1:
+        return node
+    k = arrays[0]
+    if any(isinstance(x, ast.Slice) or lw.newaxis(x) for x in elts[:k]) or any(lw.newaxis(x) for x in elts[k + 1:]):
+        return node
+    basic = [ast.Slice() if j == k else x for j, x in enumerate(elts)]
+    view = ast.copy_location(ast.Subscript(value=node.value, slice=ast.Tuple(elts=basic, ctx=ast.Load()),
+                                           ctx=ast.Load()), node)
+    return ast.copy_location(ast.Subscript(value=view, slice=elts[k], ctx=ast.Load()), node)
+
+
 def rewrite_calls(lw, s):
     """Statement ``s`` with every call of a :data:`REWRITES` function replaced by its rewrite
-    (innermost first; the bodies of compound statements are left to their own turn)."""
+    (innermost first; the bodies of compound statements are left to their own turn), and mixed
+    reads ``x[mask, t]`` split (:func:`_split_mixed_index`)."""
 
     class R(ast.NodeTransformer):
         def visit_Subscript(self, node):
@@ -349,6 +370,8 @@ def rewrite_calls(lw, s):
             if isinstance(call, ast.Call) and (lw.function_of(call)[0] == "nonzero" or isinstance(
                     call.func, ast.Attribute) and call.func.attr == "nonzero" and lw.ndim(call.func.value) > 0):
                 return ast.copy_location(_nonzero_part(lw, node.value, node.slice), node)
+            if isinstance(node.ctx, ast.Load):
+                return _split_mixed_index(lw, node)
             return node
 
         def visit_Call(self, node):

@@ -758,9 +758,7 @@ class ArrayLowering:
         if cur not in self.info and cur not in self.params and t not in written and src not in written:
             self.info[t] = self.array_info(src)
             return [ast.copy_location(ast.Assign(targets=[N(t, True)], value=N(src)), s)]
-        made_here = [j for j, x in enumerate(body[:k]) if isinstance(x, ast.Assign) and len(x.targets) == 1
-                     and isinstance(x.targets[0], ast.Name) and x.targets[0].id == src
-                     and not isinstance(x.value, ast.Name)]
+        made_here = [j for j, x in enumerate(body[:k]) if _binds_afresh(x, src)]
         ok = (made_here and not any(self.mentions(x, src) for x in body[:made_here[0]])
               and not any(self.mentions(x, src) for x in rest + later)
               and t not in _written_arrays(rest))
@@ -3115,6 +3113,20 @@ def _ceil_div(span, step):
         return ast.BinOp(left=add(span, C(step.value - 1)), op=ast.FloorDiv(), right=step)
     return ast.BinOp(left=ast.UnaryOp(op=ast.USub(), operand=ast.BinOp(
         left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
+
+
+def _binds_afresh(x, name):
+    """Whether statement ``x`` binds ``name`` to a value that is not another name: ``v = u.copy()``,
+    or its place in a parallel tuple assignment, ``hn, hun = h.copy(), hu.copy()``."""
+    if not (isinstance(x, ast.Assign) and len(x.targets) == 1):
+        return False
+    t, v = x.targets[0], x.value
+    if isinstance(t, ast.Name):
+        return t.id == name and not isinstance(v, ast.Name)
+    if isinstance(t, ast.Tuple) and isinstance(v, ast.Tuple) and len(t.elts) == len(v.elts):
+        return any(isinstance(a, ast.Name) and a.id == name and not isinstance(b, ast.Name)
+                   for a, b in zip(t.elts, v.elts))
+    return False
 
 
 def _written_arrays(stmts, rebinding=True) -> set:

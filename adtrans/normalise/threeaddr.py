@@ -303,7 +303,8 @@ class Normaliser:
                           seed_params=list(seeds))
 
     def freeze_branch_tests(self, stmts):
-        """Copy an ``if`` test that its own branches reassign, so the reverse sweep sees the decision."""
+        """Copy an ``if`` test that its own branches reassign, so the reverse sweep sees the decision
+        (a constant test, ``a if False else b``, has nothing to copy)."""
         out = []
         for s in stmts:
             if isinstance(s, ast.If):
@@ -311,7 +312,7 @@ class Normaliser:
                 s.orelse = self.freeze_branch_tests(s.orelse)
                 assigned = {n.id for b in s.body + s.orelse for n in iter_nodes(b)
                             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-                if s.test.id in assigned:
+                if isinstance(s.test, ast.Name) and s.test.id in assigned:
                     c = self.fresh(s.test.id + "_taken")
                     out.append(ast.copy_location(ast.Assign(targets=[name(c, True)], value=name(s.test.id)), s))
                     s.test = name(c)
@@ -636,6 +637,8 @@ class Normaliser:
             return name(t)
         if isinstance(expr, ast.IfExp):
             c = self.atom(expr.test, out, base + "_cond")
+            if isinstance(c, ast.Constant):      # `a if False else b`, `x if DEBUG else y`: one branch
+                return self.atom(expr.body if c.value else expr.orelse, out, base)
             t = self.fresh(base)
             body, orelse = [], []
             self.assign_expr(t, expr.body, body, expr)

@@ -138,7 +138,29 @@ class LoopStrategies:
             found.add(x)
         return out
 
+    def refuse_varying_allocations(self, L, why):
+        """A taped loop whose body allocates an array of a length that changes from iteration to
+        iteration (``y = cash[itm]``: the mask's count) is refused: its reverse sweep reads that
+        array's copies and shadow at the length of the last iteration's."""
+        # a length counted in the body (``count += 1`` over the mask) changes from iteration to
+        # iteration, and so do the arrays allocated with it and the lengths read from those
+        variant = {a.target.id for a, _ in iter_stmts(L.body)
+                   if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+        for s, _ in iter_stmts(L.body):
+            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and reads(s.value) & variant:
+                x = s.targets[0].id
+                if is_alloc(s.value) and s.value.args and reads(s.value.args[0]) & variant or \
+                        not is_array(self.types.get(x)):
+                    variant.add(x)
+                ty = self.types.get(x)
+                if is_alloc(s.value) and is_array(ty) and str(ty.dtype).startswith("float"):
+                    raise self.error(s, f"a float array whose length changes from iteration to iteration inside "
+                                        f"a taped loop ({why})",
+                                     "keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop "
+                                     "over the elements with `if mask[i]:`")
+
     def taped_loop(self, L, scope, depth, why):
+        self.refuse_varying_allocations(L, why)
         saves, pops = self.compound_save(L, scope, only_header=True)
         # loop-invariant values: saved once around the loop, not before every iteration's
         # assignment (Enzyme's loop-invariant cache hoisting); each iteration assigns the same value
