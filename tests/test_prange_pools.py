@@ -148,3 +148,29 @@ def test_adjoint_called_from_njit_code_uses_fresh_buffers():
             np.testing.assert_array_equal(d_w, expected[0][1])
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+@needs_two
+@pytest.mark.parametrize("n", [200, 140_000], ids=["serial_sum", "parallel_sum"])
+def test_per_thread_sum_serial_and_parallel_branches(n):
+    """The sum of per-thread buffers after the loop runs serially up to SERIAL_SUM_MAX elements in all
+    and as a parallel loop above: both branches give the gradient of an independent reference
+    (np.add.at), bit for bit the same for the pooled and the fresh buffers."""
+    from adtrans.rules.parallel import SERIAL_SUM_MAX
+    assert (n > SERIAL_SUM_MAX) == (n == 140_000)
+    rng = np.random.default_rng(11)
+    activity = ("dup", "const", "dup")
+    x, idx, w = rng.uniform(-1, 1, n), rng.integers(0, n, 3 * n), rng.uniform(0, 1, 3 * n)
+    numba.set_num_threads(2)
+    try:
+        adj = adtrans.adjoint(P.gather, activity)
+        zero = lambda a: np.zeros_like(a)                       # noqa: E731
+        kept = _grad(adj, P.gather, [x, idx, w], activity, zero)
+        _scratch_zero()
+        _same(kept, _fresh(P.gather, [x, idx, w], activity, zero))
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    d_x_ref = np.zeros(n)
+    np.add.at(d_x_ref, idx, 2.0 * w * x[idx])
+    np.testing.assert_allclose(kept[0][0], d_x_ref, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(kept[0][1], x[idx] ** 2, rtol=1e-14)

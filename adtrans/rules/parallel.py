@@ -52,6 +52,15 @@ def _shadow_accesses(body, shadow_names):
     return out, kinds
 
 
+# per-thread buffer sums of at most this many elements in all ((n_threads - 1) x size) run
+# serially after the loop; larger ones as a parallel loop over rows
+SERIAL_SUM_MAX = 1 << 17
+
+
+def _indent(code: str) -> str:
+    return "\n".join("    " + ln for ln in code.splitlines())
+
+
 _ALLOC = {"np.empty": False, "np.zeros": True}
 _ALLOC_LIKE = {"np.empty_like": False, "np.zeros_like": True}
 
@@ -219,24 +228,28 @@ class PrangeRewriter:
                 self.scratch_dtypes.add(dt)
                 pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, {slot}, max({nthreads} - 1, 0), "
                                      f"{d})").body[0])
-                rows = f"numba.prange({d}.shape[0])"
                 r = b.norm.alloc.fresh("row")
                 inner = [b.norm.alloc.fresh("col") for _ in range(ndim - 1)]
                 at = ", ".join([r] + inner)
-                code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
+                body_code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
                 for k in range(ndim - 1, 0, -1):
-                    code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + "\n".join(
-                        "    " + ln for ln in code.splitlines())
-                code = f"for {r} in {rows}:\n" + "\n".join("    " + ln for ln in code.splitlines())
-                code = f"for {t} in range(max({nthreads} - 1, 0)):\n" + "\n".join(
-                    "    " + ln for ln in code.splitlines())
+                    body_code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + _indent(body_code)
+
+                def nest(rows):
+                    return f"for {t} in range(max({nthreads} - 1, 0)):\n" + _indent(
+                        f"for {r} in {rows}({d}.shape[0]):\n" + _indent(body_code))
+                # a parallel region costs a launch and a barrier (on a loaded machine, milliseconds of
+                # spinning): small sums run serially, large ones in parallel; same order of additions
+                code = (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
+                        + "\nelse:\n" + _indent(nest("numba.prange")))
                 if one_to_one:
                     code = f"if not {one_to_one}:\n" + "\n".join("    " + ln for ln in code.splitlines())
                     note += (f", unless the run-time test before the loop ({one_to_one}) finds that no two "
                              f"iterations update one element of {d}: then every thread adds into {d}")
                 post.append(ast.parse(code).body[0])
                 notes.append(note + "; the copies come from the scratch pool (kept zeroed between calls: "
-                             "the sum after the loop zeroes what it adds)")
+                             "the sum after the loop zeroes what it adds; serial up to "
+                             f"{SERIAL_SUM_MAX} elements in all, parallel above)")
             else:
                 shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
                 pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
