@@ -201,3 +201,36 @@ def al_contig_col(a, c):
 def al_contig_view_read(a):
     z = np.ascontiguousarray(a.T)
     return np.sum(z * z) + 3.0 * z[0, -1]
+
+
+# --- index arrays whose length changes per iteration of a taped loop (found by the gaps13 helper) --
+
+@njit
+def varying_positions(x, m):
+    s = 0.0
+    for t in range(3):
+        idx = np.flatnonzero(m > 0.4 + 0.2 * t)     # its length changes per iteration
+        s += np.sum(x[idx]) * t
+        x[idx] *= 0.9
+    return s
+
+
+@njit
+def varying_mask(x, m):
+    s = 0.0
+    for t in range(3):
+        mask = m > 0.4 + 0.2 * t
+        s += np.sum(x[mask]) * t
+        x[mask] *= 0.9
+    return s
+
+
+@njit
+def varying_mask_loops(x, m):
+    s = 0.0
+    for t in range(3):
+        for i in range(x.size):
+            if m[i] > 0.4 + 0.2 * t:
+                s += x[i] * t
+                x[i] *= 0.9
+    return s

@@ -104,6 +104,11 @@ def test_nan_entries_contribute_nothing():
     assert np.isfinite(g).all()
     g2 = adtrans.grad(K.nan_only_sum)(x)
     np.testing.assert_array_equal(g2, np.where(np.isnan(x), 0.0, 2.0 * np.where(np.isnan(x), 0.0, x)))
+    # every entry NaN: the primal is NaN (nanmean of nothing); no entry reaches it, so the
+    # gradient is 0 (it was a ZeroDivisionError in the adjoint's 0.0 / 0.0)
+    allnan = np.full(8, 0.9)
+    assert np.isnan(K.nan_reductions(allnan))
+    np.testing.assert_array_equal(adtrans.grad(K.nan_reductions)(allnan), np.zeros(8))
 
 
 def _line_of(fn, marker="<- refused"):

@@ -282,8 +282,10 @@ def _nan_reduction(kind):
         if kind in ("sum", "prod"):
             return _np(lw, kind, _np(lw, "where", _isnan(lw, x), C(0.0 if kind == "sum" else 1.0), copy.deepcopy(x)))
         if kind == "mean":
-            return ast.BinOp(left=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), copy.deepcopy(x))),
+            # all NaN: NaN, as Numba (not 0.0 / 0.0, a ZeroDivisionError in compiled code)
+            mean = ast.BinOp(left=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), copy.deepcopy(x))),
                              op=ast.Div(), right=_np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), C(1.0))))
+            return ast.IfExp(test=_np(lw, "all", _isnan(lw, x)), body=lw.npf("nan"), orelse=mean)
         if kind in ("var", "std"):
             # two passes, as NumPy: the mean of the non-NaN entries, then their squared deviations
             count = _np(lw, "sum", _np(lw, "where", _isnan(lw, x), C(0.0), C(1.0)))

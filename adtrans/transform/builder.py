@@ -90,6 +90,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         self.reassociate = reassociate
         self.cost_taped: dict = {}          # id(loop) -> ids of statements its reverse sweep pops
         self.saved_per_loop: set = set()    # ids of loop-invariant statements saved once per loop
+        self.varying_arrays: set = set()    # arrays of a length that varies per iteration of an enclosing taped loop
         self.cheap_redone: dict = {}        # id(statement list) -> names recompute_cheap recomputes
         self.param_activity = param_activity
         self.error = error

@@ -16,6 +16,10 @@ from .scope import Scope
 from ..ir.nodes import name
 
 
+# NumPy calls whose result's length depends on the values of their arguments
+DATA_SHAPED_CALLS = frozenset({"flatnonzero", "nonzero", "argwhere", "unique", "extract"})
+
+
 class LoopStrategies:
     """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder`."""
 
@@ -146,6 +150,12 @@ class LoopStrategies:
         # iteration, and so do the arrays allocated with it and the lengths read from those
         variant = {a.target.id for a, _ in iter_stmts(L.body)
                    if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+        varying = set()
+        for a, _ in iter_stmts(L.body):     # index arrays whose length is the data's (np.flatnonzero(m))
+            if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call) \
+                    and ast.unparse(a.value.func).split(".")[-1] in DATA_SHAPED_CALLS:
+                variant.add(a.targets[0].id)
+                varying.add(a.targets[0].id)
         for s, _ in iter_stmts(L.body):
             if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and reads(s.value) & variant:
                 x = s.targets[0].id
@@ -153,14 +163,26 @@ class LoopStrategies:
                         not is_array(self.types.get(x)):
                     variant.add(x)
                 ty = self.types.get(x)
+                if is_alloc(s.value) and is_array(ty):
+                    varying.add(x)
                 if is_alloc(s.value) and is_array(ty) and str(ty.dtype).startswith("float"):
                     raise self.error(s, f"a float array whose length changes from iteration to iteration inside "
                                         f"a taped loop ({why})",
                                      "keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop "
                                      "over the elements with `if mask[i]:`")
+        return varying
 
     def taped_loop(self, L, scope, depth, why):
-        self.refuse_varying_allocations(L, why)
+        # integer arrays of a varying length (a mask's positions) are served, except where a
+        # nested loop would snapshot them (see snapshots)
+        varying = self.refuse_varying_allocations(L, why) - self.varying_arrays
+        self.varying_arrays |= varying
+        try:
+            return self._taped_loop(L, scope, depth, why)
+        finally:
+            self.varying_arrays -= varying
+
+    def _taped_loop(self, L, scope, depth, why):
         saves, pops = self.compound_save(L, scope, only_header=True)
         # loop-invariant values: saved once around the loop, not before every iteration's
         # assignment (Enzyme's loop-invariant cache hoisting); each iteration assigns the same value
@@ -310,6 +332,13 @@ class LoopStrategies:
                 fwd.append(ast.Assign(targets=[name(copy_name, True)],
                                       value=ast.parse(f"{src}.copy()", mode="eval").body))
             else:
+                if a in self.varying_arrays or src in self.varying_arrays:
+                    # its copies are popped at the current binding's length, not at each iteration's
+                    raise self.error(L, f"an array whose length changes from iteration to iteration (`{a}`, "
+                                        f"e.g. the positions of a mask or np.flatnonzero) read by a loop "
+                                        f"nested in a taped loop",
+                                     "keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop "
+                                     "over the elements with `if mask[i]:`")
                 push, pop = self.array_save(scope.tape_scope, src, copy_name, "tape_pop_array", dtype_of=a)
                 fwd.append(push)
                 # popped in the reverse order of the pushes (the last array pushed is on top)
