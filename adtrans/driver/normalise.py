@@ -432,6 +432,8 @@ class Normaliser:
                     raise self.error(value, f"the result of comm.{call.method}", "call it as a statement")
                 out.append(self.mk(Assign, target=name, value=value, kind="mpi", call=call))
                 return name
+        if _built_list(value):
+            return self.list_literal(name, value, out)
         if isinstance(value, ast.IfExp) and self.has_effect(value):
             test = self.expr(value.test, out)
             line, text = self.line, self.text
@@ -446,6 +448,20 @@ class Normaliser:
             out.append(self.mk(Assign, target=name, value=val, kind="alias"))
         else:
             out.append(self.mk(Assign, target=name, value=val, kind="pure"))
+        return name
+
+    def list_literal(self, name: str, value, out) -> str:
+        """``name = [a, b(x)]`` (a literal with a computed element): ``name = []`` and one
+        ``name.append(leaf)`` per element, the elements evaluated first, in order, as Python does;
+        the list of shadows then works as for a list the driver appends to (see :mod:`.sweeps`)."""
+        if any(isinstance(n, ast.Name) and n.id == name for e in value.elts for n in iter_nodes(e)):
+            raise self.error(value, f"a list literal bound to `{name}`, a name its elements read",
+                             f"build the list under a new name (`{name}_new = [...]`)")
+        leaves = [self.leaf(e, out) for e in value.elts]
+        out.append(self.mk(Assign, target=name, value=ast.List(elts=[], ctx=ast.Load()), kind="pure"))
+        for v in leaves:
+            out.append(self.mk(CallStmt, call=AppendCall(name, v)))
+        self.lists.add(name)
         return name
 
     def name_of(self, e, out) -> str:
@@ -630,6 +646,13 @@ class Normaliser:
             if kind.kind in ("append",):
                 raise self.error(e, "append used as a value")
             self.check_call(e, kind)
+            if e.args and _built_list(e.args[0], tuples=True) and (
+                    kind.kind == "builtin" and kind.name in ("sum", "max", "min") or
+                    kind.kind == "numpy" and kind.name in ("array", "asarray")):
+                # sum([f(x), g(x)]), np.array([a, b]): the literal becomes a list of its own
+                lst = self.list_literal(self.temp("_list"), ast.List(elts=e.args[0].elts, ctx=ast.Load()), out)
+                e = copy.copy(e)
+                e.args = [_load(lst)] + e.args[1:]
             new = copy.copy(e)
             if kind.kind == "method" or (kind.kind == "mpi"):
                 func = copy.copy(e.func)
@@ -678,6 +701,15 @@ class Normaliser:
             elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
                 setattr(new, fname, [self.expr(v, out) for v in value])
         return new
+
+
+def _built_list(e, tuples: bool = False) -> bool:
+    """A list literal (``tuples``: or tuple) with an element that is computed (not a constant),
+    one level deep, no starred elements: the driver builds it by appends (:meth:`Normaliser.list_literal`)."""
+    kinds = (ast.List, ast.Tuple) if tuples else ast.List
+    return isinstance(e, kinds) and bool(e.elts) and not any(isinstance(x, ast.Starred) for x in e.elts) and \
+        not all(isinstance(x, ast.Constant) for x in e.elts) and \
+        not any(isinstance(x, (ast.List, ast.Tuple)) for x in e.elts)
 
 
 def normalise_driver(primal) -> DriverIR:
