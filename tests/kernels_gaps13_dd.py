@@ -125,3 +125,34 @@ def literal_reads_its_name(x, c):
     p = [energy(x, 1.0)]
     p = [p[0], c]                       # <- refused
     return sum(p)
+
+
+def literal_rows(x, c):
+    a = energy(x, 1.0)
+    b = c * energy(x, 2.0)
+    M = np.array([[a, b], [b * b, 1.0]])
+    return float(np.sum(M @ M))
+
+
+def sum_of_array_literal(u, c):
+    return float(np.sum(sum([advance(u, c), u * c])))
+
+
+def literal_extended(x, c):
+    parts = [energy(x, 1.0)]
+    parts += [c * energy(x, 2.0)]
+    parts.extend([c * c, energy(x, 0.5)])
+    return sum(parts) * parts[-1]
+
+
+def comprehension_of_kernels(x, c):
+    k = 10.0                            # the comprehension's own k does not leak
+    parts = [energy(x, float(k)) * c for k in range(3) if k != 1]
+    s = sum(energy(x, float(j)) for j in range(2)) + max([c * energy(x, float(j)) for j in range(2)])
+    return sum(parts) * k + s + sum([energy(x, float(i + j)) for i in range(2) for j in range(i + 1)]) * c
+
+
+def list_scaled(x, c):
+    parts = [energy(x, 1.0), c]
+    parts *= 2                          # <- refused
+    return sum(parts)

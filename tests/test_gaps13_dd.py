@@ -78,7 +78,8 @@ def test_hvp_through_while_draws_matches_differences_of_the_gradient():
 
 # ------------------------------------------------------------------ drivers: list literals
 @pytest.mark.parametrize("fn", [K.literal_sum, K.literal_array, K.literal_history, K.literal_index_and_loop,
-                                K.literal_of_arrays, K.column_store], ids=lambda f: f.__name__)
+                                K.literal_of_arrays, K.column_store, K.literal_rows, K.sum_of_array_literal,
+                                K.literal_extended, K.comprehension_of_kernels], ids=lambda f: f.__name__)
 def test_driver_list_literals_match_finite_differences(fn):
     check(fn, [v(4), 0.7], activity=("dup", "active"))
 
@@ -93,6 +94,7 @@ def test_driver_list_literal_gradient_values():
 @pytest.mark.parametrize("fn,words", [
     (K.tuple_of_actives, "a tuple of active values in a driver"),
     (K.literal_reads_its_name, "a list literal bound to `p`, a name its elements read"),
+    (K.list_scaled, "an augmented assignment to the list `parts`"),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_driver_literal_refusals_name_the_line(fn, words):
     with pytest.raises(adtrans.UnsupportedError, match=words) as info:

@@ -43,7 +43,10 @@ reverse of an append pops both and adds a float element's adjoint to ``v``'s.  `
 reading ``st = out[k]`` (:mod:`.normalise`).  A literal ``parts = [k1(x), c * k2(x)]`` (also
 ``u_hist = [u0]`` appended to later) is built the same way: ``parts = []`` and one append per element;
 so is a literal given to ``sum``, ``max``, ``min``, ``np.array`` or ``np.asarray`` (``sum([a, b])``,
-``np.array((a, b))``), in a list of its own.
+``np.array((a, b))``), in a list of its own; ``lst += [a, b]`` and ``lst.extend([a, b])`` are appends;
+a comprehension calling a kernel (``[k(x, j) for j in range(n) if c]``, also given to ``sum``/``max``/
+``min``/``np.array``, generators too) is the ``for``/``if`` nest appending to a list (its variables
+renamed: they do not leak); ``np.array([[a, b], [c, d]])`` is ``np.array`` of the list of its rows.
 
 Names ``x`` that are assigned once outside loops are *stable*: their bindings
 are not taped.  Name conventions of generated code: ``x_b`` the shadow of
