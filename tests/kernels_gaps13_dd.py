@@ -63,6 +63,43 @@ def draws_until(out, x, n):
 
 
 @njit(cache=True)
+def array_in_while(x, m):
+    np.random.seed(2)
+    s = 0.0
+    t = 0
+    while t < m:
+        z = np.random.standard_normal(x.shape[0])
+        s += np.sum(x * z) * z[0]
+        t += 1
+    return s
+
+@njit(cache=True)
+def break_in_while(x, tol):
+    np.random.seed(4)
+    s = 0.0
+    k = 0
+    while True:
+        u = np.random.random()
+        if u > tol:
+            break
+        s += x[k % x.shape[0]] * u + x[0] * x[1] * np.random.normal(0.0, 2.0)
+        k += 1
+    return s
+
+@njit(cache=True)
+def nested_while(x, n):
+    np.random.seed(6)
+    s = 0.0
+    for i in range(n):
+        j = 0
+        while j < 3 + i:
+            e = np.random.exponential(1.0)
+            s += x[(i + j) % x.shape[0]] ** 2 * e
+            j += 1
+    return s
+
+
+@njit(cache=True)
 def seed_numba(s):
     np.random.seed(s)
 

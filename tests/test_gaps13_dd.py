@@ -28,6 +28,9 @@ def _marked_line(fn) -> int:
     (K.walk_to_threshold, lambda: [v(5), 30.0], ("dup", "const")),
     (K.rejection, lambda: [v(4) * 0.5, 40], ("dup", "const")),
     (K.while_counter, lambda: [v(4), 90, 0.3], ("dup", "const", "active")),
+    (K.array_in_while, lambda: [v(4), 5], ("dup", "const")),
+    (K.break_in_while, lambda: [v(4), 0.97], ("dup", "const")),
+    (K.nested_while, lambda: [v(4), 6], ("dup", "const")),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_draws_in_while_loops_match_finite_differences(fn, args, act):
     check(fn, args(), activity=act, primal=fn.py_func)
