@@ -100,6 +100,39 @@ def nested_while(x, n):
 
 
 @njit(cache=True)
+def odd_normals(x, n):
+    """n standard normals, no seed: an odd n leaves Numba's cached second normal for the next draw."""
+    s = 0.0
+    for k in range(n):
+        s += x[k % x.shape[0]] * np.random.standard_normal()
+    return s
+
+
+@njit(cache=True)
+def walk_unseeded(x, tol):
+    s = 0.0
+    acc = 0.0
+    k = 0
+    while acc < tol:
+        z = np.random.standard_normal()
+        acc += z * z
+        s += x[k % x.shape[0]] * z
+        k += 1
+    return s
+
+
+def driver_odd_normals(x, n):
+    a = odd_normals(x, n)
+    b = odd_normals(x, n)
+    return a * b
+
+
+def driver_walks(x, tol):
+    parts = [walk_unseeded(x, tol) for k in range(3)]
+    return sum(parts) * parts[0]
+
+
+@njit(cache=True)
 def seed_numba(s):
     np.random.seed(s)
 
