@@ -226,3 +226,8 @@ def list_scaled(x, c):
     parts = [energy(x, 1.0), c]
     parts *= 2                          # <- refused
     return sum(parts)
+
+
+def returns_a_list(x, c):
+    parts = [energy(x, 1.0), c]
+    return parts                        # <- refused

@@ -119,6 +119,7 @@ def test_driver_list_literal_gradient_values():
     (K.tuple_of_actives, "a tuple of active values in a driver"),
     (K.literal_reads_its_name, "a list literal bound to `p`, a name its elements read"),
     (K.list_scaled, "an augmented assignment to the list `parts`"),
+    (K.returns_a_list, "a list returned by a driver"),
 ], ids=lambda f: getattr(f, "__name__", ""))
 def test_driver_literal_refusals_name_the_line(fn, words):
     with pytest.raises(adtrans.UnsupportedError, match=words) as info:

@@ -352,6 +352,9 @@ class Normaliser:
             out.append(If(line=line, text=text, test=test, body=body, orelse=orelse))
         elif isinstance(s, ast.Return):
             val = s.value
+            if isinstance(val, (ast.List, ast.ListComp)) or isinstance(val, ast.Name) and val.id in self.lists:
+                raise self.error(val, "a list returned by a driver",
+                                 "return an array (`np.array(parts)`) or a float (`sum(parts)`)")
             if val is not None:
                 val = self.expr(val, out)
                 if not _is_leaf(val):
