@@ -5,9 +5,10 @@ An entry is keyed by a fingerprint of everything the transformation reads:
 
 - adtrans's own source (any change to a rule invalidates every entry), and the Numba and NumPy
   versions (types come from Numba's inference);
-- the primal's source and file, the activity tuple and the Numba argument types;
+- the primal's source, file and first line (errors and run-time checks name file:line), the
+  activity tuple and the Numba argument types;
 - every global the primal's code names, followed transitively: the source of
-  each ``@njit`` helper or function it calls (which the normaliser inlines), the
+  each ``@njit`` helper or function it calls (which the normaliser inlines) and its first line, the
   value of each scalar or array constant, the name of each module or builtin.
 
 A global of any other kind (an object whose state the fingerprint cannot see)
@@ -105,8 +106,8 @@ class _Fingerprint:
             source = inspect.getsource(pyfunc)
         except (OSError, TypeError):
             raise _Uncacheable(pyfunc.__qualname__) from None
-        self.add("function", pyfunc.__module__, pyfunc.__qualname__, source, sorted((options or {}).items(),
-                                                                                    key=str))
+        self.add("function", pyfunc.__module__, pyfunc.__qualname__, pyfunc.__code__.co_firstlineno, source,
+                 sorted((options or {}).items(), key=str))
         tree = ast.parse(textwrap.dedent(source))
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -199,7 +200,9 @@ def key_of(primal, activity, argtypes, extra=()) -> str | None:
         return None
     fp = _Fingerprint()
     import numba
-    fp.add(_adtrans_digest(), numba.__version__, np.__version__, primal.filename, primal.source,
+    # the first line too: refusals and run-time checks name file:line (a kernel moved in its file
+    # must not raise an error naming its old line)
+    fp.add(_adtrans_digest(), numba.__version__, np.__version__, primal.filename, primal.first_line, primal.source,
            tuple(activity), tuple(str(t) for t in argtypes), tuple(extra))
     try:
         fp.function(primal.pyfunc, dict(getattr(primal.dispatcher, "targetoptions", None) or {}))

@@ -88,7 +88,9 @@ def render() -> str:
              "`None`/`np.newaxis`), `.T`, methods (`x.sum()`, `.max()`, `.reshape()`, `.copy()`, ...) and "
              "returned arrays are differentiated; so are integer-array indexing (`x[idx]`, rows of a 2-D `x`; "
              "writes `x[idx] = v` and `x[idx] += v` as Numba runs them: the value is computed first and the last "
-             "store to a repeated index wins; `np.add.at` is not in Numba: write the loop `y[idx[k]] += v[k]`) "
+             "store to a repeated index wins; `np.add.at` is not in Numba: write the loop `y[idx[k]] += v[k]`; "
+             "several index arrays and integers on adjacent axes, `A[r, c]`, `A[0, c]`, `A[:, c]`, `T[r, c, :]`, "
+             "`rows, cols = np.nonzero(m)`; index arrays apart, `T[r, :, c]`, are refused) "
              "and 1-d boolean masks (`x[x > 0]`, `x[m] = v`, `x[m] *= c`, `x[m] += v[m]`; the mask is constant, "
              "Numba compiles no 2-d mask). Slice bounds beyond the axis are clipped as in NumPy.", "",
              "The column *Numba primal* names forms this Numba does not compile in the kernel itself "

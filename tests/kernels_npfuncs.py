@@ -256,7 +256,7 @@ def refused_cross_2(a, b):
 
 @njit
 def refused_nonzero_2d(A):
-    return np.sum(A[np.nonzero(A > 0.5)[0]])  # <- refused
+    return np.sum(A[np.nonzero(A > 0.5)[2]])  # <- refused (a 2-d array has two index arrays)
 
 
 @njit

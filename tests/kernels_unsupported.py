@@ -133,9 +133,8 @@ def monte_carlo(s0, strike, n):
     np.random.seed(0)
     total = 0.0
     i = 0
-    while i < n:
-        z = np.random.standard_normal()        # <- random numbers drawn in a while loop
-        total += max(s0[0] * math.exp(0.2 * z) - strike, 0.0)
+    while np.random.random() < 0.99:       # <- random numbers drawn in a while test (bodies: test_gaps13_dd.py)
+        total += max(s0[0] * math.exp(0.2 * i) - strike, 0.0)
         i += 1
     return total / n
 

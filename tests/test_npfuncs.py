@@ -123,7 +123,7 @@ def _line_of(fn, marker="<- refused"):
     (K.refused_bincount_weights, lambda: [np.array([0, 2, 1]), u(3)], "np.bincount with weights", "out[idx[k]]"),
     (K.refused_ediff1d_end, lambda: [u(4)], "np.ediff1d with to_end/to_begin", "np.concatenate"),
     (K.refused_cross_2, lambda: [u(3), u(3)], "np.cross", "3 components"),
-    (K.refused_nonzero_2d, lambda: [u(3, 4)], "np.nonzero(A > 0.5)[0]` of a 2-d array", "np.argwhere"),
+    (K.refused_nonzero_2d, lambda: [u(3, 4)], "np.nonzero(A > 0.5)[2]` of a 2-d array", "from 0 to 1"),
 ], ids=lambda v: getattr(v, "__name__", ""))
 def test_unsupported_forms_are_refused_with_the_line(fn, args, construct, hint):
     wrapped = [adtrans.Duplicated(a, np.zeros_like(a)) if isinstance(a, np.ndarray) and a.dtype.kind == "f"

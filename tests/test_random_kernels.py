@@ -147,7 +147,7 @@ def _marked_line(fn) -> int:
 
 @pytest.mark.parametrize("fn, args, activity, words", [
     (K.in_prange, [np.ones(3)], ("dup",), "prange loop: Numba keeps one generator per thread"),
-    (K.in_while, [np.ones(3)], ("dup",), "while loop"),
+    (K.in_while, [np.ones(3)], ("dup",), "in the test of a while loop"),
     (K.calls_draw_helper, [np.ones(3)], ("dup",), "inside the @njit helper `draw_helper`"),
     (K.active_gamma, [np.ones(3)], ("dup",), "`np.random.gamma` of an active parameter (`x[0]`)"),
 ])

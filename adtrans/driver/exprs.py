@@ -190,6 +190,10 @@ class ExprAdjoint:
             self.binop(node, node.left, type(node.op), node.right, c)
         elif isinstance(node, ast.Call):
             self.call(node, c)
+        elif isinstance(node, ast.Tuple):
+            raise g.error(node, "a tuple of active values in a driver",
+                          "make it a list (`parts = [a, b]`: sum, max, min, np.array, indexing and for loops "
+                          "over it are differentiated)")
         else:
             raise g.error(node, f"{type(node).__name__} expression with an active value in a driver",
                           "drivers differentiate arithmetic, NumPy elementwise functions, sum/mean/dot, "

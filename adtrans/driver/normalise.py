@@ -228,6 +228,8 @@ class Normaliser:
                     for t in node.targets:
                         if isinstance(t, ast.Name):
                             binds.setdefault(t.id, []).append(node.value)
+                elif _list_extension(node):     # lst += [a, b]: still a list (appends)
+                    binds.setdefault(node.target.id, []).append(node.value)
         lists: set = set()
 
         def is_list(v):     # a literal, a comprehension, or a slice of a list (``states[1:]``)
@@ -350,6 +352,9 @@ class Normaliser:
             out.append(If(line=line, text=text, test=test, body=body, orelse=orelse))
         elif isinstance(s, ast.Return):
             val = s.value
+            if isinstance(val, (ast.List, ast.ListComp)) or isinstance(val, ast.Name) and val.id in self.lists:
+                raise self.error(val, "a list returned by a driver",
+                                 "return an array (`np.array(parts)`) or a float (`sum(parts)`)")
             if val is not None:
                 val = self.expr(val, out)
                 if not _is_leaf(val):
@@ -432,6 +437,10 @@ class Normaliser:
                     raise self.error(value, f"the result of comm.{call.method}", "call it as a statement")
                 out.append(self.mk(Assign, target=name, value=value, kind="mpi", call=call))
                 return name
+        if _built_list(value):
+            return self.list_literal(name, value, out)
+        if isinstance(value, ast.ListComp) and self.has_effect(value):
+            return self.list_comprehension(name, value, out)
         if isinstance(value, ast.IfExp) and self.has_effect(value):
             test = self.expr(value.test, out)
             line, text = self.line, self.text
@@ -448,6 +457,55 @@ class Normaliser:
             out.append(self.mk(Assign, target=name, value=val, kind="pure"))
         return name
 
+    def list_literal(self, name: str, value, out) -> str:
+        """``name = [a, b(x)]`` (a literal with a computed element): ``name = []`` and one
+        ``name.append(leaf)`` per element, the elements evaluated first, in order, as Python does;
+        the list of shadows then works as for a list the driver appends to (see :mod:`.sweeps`)."""
+        if any(isinstance(n, ast.Name) and n.id == name for e in value.elts for n in iter_nodes(e)):
+            raise self.error(value, f"a list literal bound to `{name}`, a name its elements read",
+                             f"build the list under a new name (`{name}_new = [...]`)")
+        leaves = [self.leaf(e, out) for e in value.elts]
+        out.append(self.mk(Assign, target=name, value=ast.List(elts=[], ctx=ast.Load()), kind="pure"))
+        for v in leaves:
+            out.append(self.mk(CallStmt, call=AppendCall(name, v)))
+        self.lists.add(name)
+        return name
+
+    def list_comprehension(self, name: str, comp, out) -> str:
+        """``name = [k(x, j) for j in range(n) if c]`` (a kernel call inside): ``name = []`` and the
+        ``for``/``if`` nest appending to it; each comprehension variable gets a fresh local name
+        (it does not leak, as in Python)."""
+        self.add_locals({name})
+        elt = copy.deepcopy(comp.elt)
+        gens = copy.deepcopy(comp.generators)
+        renames = {}
+        for g in gens:
+            if g.is_async or not isinstance(g.target, ast.Name):
+                raise self.error(comp, "a comprehension with an async or tuple target calling a kernel",
+                                 "write the for loop")
+            renames[g.target.id] = self.fresh_local(g.target.id)
+        rename = _Rename(renames)
+        elt = rename.visit(elt)
+        body: list = [ast.Expr(value=ast.Call(func=ast.Attribute(value=_load(name), attr="append", ctx=ast.Load()),
+                                              args=[elt], keywords=[]))]
+        for g in reversed(gens):
+            for cond in reversed(g.ifs):
+                body = [ast.If(test=rename.visit(cond), body=body, orelse=[])]
+            it = rename.visit(g.iter) if g is not gens[0] else g.iter
+            body = [ast.For(target=ast.Name(id=renames[g.target.id], ctx=ast.Store()), iter=it, body=body,
+                            orelse=[])]
+        stmts = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=ast.List(elts=[], ctx=ast.Load())),
+                 body[0]]
+        for st in stmts:
+            ast.copy_location(st, comp)
+            ast.fix_missing_locations(st)
+        self.lists.add(name)
+        line, text = self.line, self.text
+        for st in stmts:
+            self.stmt(st, out)
+        self.line, self.text = line, text
+        return name
+
     def name_of(self, e, out) -> str:
         """A name holding ``e`` (hoisted into a temporary unless ``e`` is a name)."""
         if isinstance(e, ast.Name):
@@ -462,6 +520,13 @@ class Normaliser:
         return _load(self.assign_value(self.temp(), e, out))
 
     def aug_assign(self, s: ast.AugAssign, out):
+        if _list_extension(s) and s.target.id in self.lists:
+            for e in s.value.elts:      # lst += [a, b(x)]: one append per element
+                out.append(self.mk(CallStmt, call=AppendCall(s.target.id, self.leaf(e, out))))
+            return
+        if isinstance(s.target, ast.Name) and s.target.id in self.lists:
+            raise self.error(s, f"an augmented assignment to the list `{s.target.id}` (other than += of a literal)",
+                             f"append the elements: {s.target.id}.append(v)")
         if isinstance(s.target, ast.Name):
             val = self.leaf(s.value, out)
             out.append(self.mk(AugAssign, target=s.target.id, op=s.op, value=val))
@@ -497,6 +562,12 @@ class Normaliser:
                     out.append(self.mk(Assign, target=self.temp(), value=v, kind="mpi", call=call))
                 else:
                     out.append(self.mk(CallStmt, call=call))
+                return
+            if kind.kind == "unknown" and kind.name == "extend" and isinstance(kind.receiver, ast.Name) and \
+                    kind.receiver.id in self.lists and len(v.args) == 1 and not v.keywords and \
+                    isinstance(v.args[0], (ast.List, ast.Tuple)):
+                for e in v.args[0].elts:        # lst.extend([a, b(x)]): one append per element
+                    out.append(self.mk(CallStmt, call=AppendCall(kind.receiver.id, self.leaf(e, out))))
                 return
             if kind.kind == "append":
                 recv = self.name_of(kind.receiver, out)
@@ -630,6 +701,27 @@ class Normaliser:
             if kind.kind in ("append",):
                 raise self.error(e, "append used as a value")
             self.check_call(e, kind)
+            if e.args and kind.kind == "numpy" and kind.name in ("array", "asarray") and _rows(e.args[0]):
+                # np.array([[a, b], [c, d]]): the rows as arrays first, np.array of the list of rows
+                rows = [ast.Call(func=copy.deepcopy(e.func), args=[r], keywords=[]) for r in e.args[0].elts]
+                e = copy.copy(e)
+                e.args = [ast.List(elts=rows, ctx=ast.Load())] + e.args[1:]
+            if e.args and isinstance(e.args[0], (ast.ListComp, ast.GeneratorExp)) and self.has_effect(e.args[0]) \
+                    and (kind.kind == "builtin" and kind.name in ("sum", "max", "min") or
+                         kind.kind == "numpy" and kind.name in ("array", "asarray")):
+                # sum(k(x, j) for j in range(n)): the comprehension becomes a list of its own
+                c = e.args[0]
+                lst = self.list_comprehension(self.temp("_list"), ast.copy_location(
+                    ast.ListComp(elt=c.elt, generators=c.generators), c), out)
+                e = copy.copy(e)
+                e.args = [_load(lst)] + e.args[1:]
+            if e.args and _built_list(e.args[0], tuples=True) and (
+                    kind.kind == "builtin" and kind.name in ("sum", "max", "min") or
+                    kind.kind == "numpy" and kind.name in ("array", "asarray")):
+                # sum([f(x), g(x)]), np.array([a, b]): the literal becomes a list of its own
+                lst = self.list_literal(self.temp("_list"), ast.List(elts=e.args[0].elts, ctx=ast.Load()), out)
+                e = copy.copy(e)
+                e.args = [_load(lst)] + e.args[1:]
             new = copy.copy(e)
             if kind.kind == "method" or (kind.kind == "mpi"):
                 func = copy.copy(e.func)
@@ -678,6 +770,39 @@ class Normaliser:
             elif isinstance(value, list) and value and all(isinstance(v, ast.expr) for v in value):
                 setattr(new, fname, [self.expr(v, out) for v in value])
         return new
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, renames):
+        self.renames = renames
+
+    def visit_Name(self, node):
+        if node.id in self.renames:
+            return ast.copy_location(ast.Name(id=self.renames[node.id], ctx=node.ctx), node)
+        return node
+
+
+def _list_extension(s) -> bool:
+    """``lst += [a, b]`` (a list or tuple literal)."""
+    return isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(s.target, ast.Name) and \
+        isinstance(s.value, (ast.List, ast.Tuple)) and not any(isinstance(x, ast.Starred) for x in s.value.elts)
+
+
+def _rows(e) -> bool:
+    """A literal of row literals of equal length with a computed element (``[[c, -s], [s, c]]``)."""
+    return isinstance(e, (ast.List, ast.Tuple)) and bool(e.elts) and \
+        all(isinstance(r, (ast.List, ast.Tuple)) and r.elts and len(r.elts) == len(e.elts[0].elts) and
+            not any(isinstance(x, (ast.List, ast.Tuple, ast.Starred)) for x in r.elts) for r in e.elts) and \
+        not all(isinstance(x, ast.Constant) for r in e.elts for x in r.elts)
+
+
+def _built_list(e, tuples: bool = False) -> bool:
+    """A list literal (``tuples``: or tuple) with an element that is computed (not a constant),
+    one level deep, no starred elements: the driver builds it by appends (:meth:`Normaliser.list_literal`)."""
+    kinds = (ast.List, ast.Tuple) if tuples else ast.List
+    return isinstance(e, kinds) and bool(e.elts) and not any(isinstance(x, ast.Starred) for x in e.elts) and \
+        not all(isinstance(x, ast.Constant) for x in e.elts) and \
+        not any(isinstance(x, (ast.List, ast.Tuple)) for x in e.elts)
 
 
 def normalise_driver(primal) -> DriverIR:

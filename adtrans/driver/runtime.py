@@ -15,6 +15,7 @@ broadcast dimensions before it is added (:func:`unbroadcast`).
 """
 from __future__ import annotations
 
+import ctypes
 import numbers
 import threading
 
@@ -472,8 +473,33 @@ def checkpoint(kernel, args, written, at="", skip=()):
                              "pass non-overlapping arrays (copy one of them first)")
     saved = [(i, saved_copy(args[i])) for i in written if i not in skip and isinstance(args[i], np.ndarray)]
     if kernel_draws(kernel):
-        saved.append((None, _helperlib.rnd_get_state(_helperlib.rnd_get_np_state_ptr())))
+        saved.append((None, numba_np_state()))
     return saved
+
+
+class _RndState(ctypes.Structure):
+    """Numba's ``rnd_state_t`` (numba/_helperlib.c): the Mersenne Twister and the cached second
+    normal of the polar method, which ``_helperlib.rnd_get_state`` leaves out."""
+    _fields_ = [("index", ctypes.c_int), ("mt", ctypes.c_uint * 624), ("has_gauss", ctypes.c_int),
+                ("gauss", ctypes.c_double), ("is_initialized", ctypes.c_int)]
+
+
+def numba_np_state():
+    """The whole state of Numba's NumPy generator: the twister and the cached normal (a kernel
+    that drew an odd number of normals leaves one for the next draw; without it a replay from
+    that state drew other numbers, and the driver's gradient was wrong)."""
+    ptr = _helperlib.rnd_get_np_state_ptr()
+    raw = _RndState.from_address(ptr)
+    return _helperlib.rnd_get_state(ptr), raw.has_gauss, raw.gauss
+
+
+def set_numba_np_state(state) -> None:
+    """Put back a state of :func:`numba_np_state`."""
+    ptr = _helperlib.rnd_get_np_state_ptr()
+    twister, has_gauss, gauss = state
+    _helperlib.rnd_set_state(ptr, twister)
+    raw = _RndState.from_address(ptr)
+    raw.has_gauss, raw.gauss = has_gauss, gauss
 
 
 class _Replay:
@@ -485,13 +511,12 @@ class _Replay:
 
     def __enter__(self):
         if self.state is not None:
-            self.ptr = _helperlib.rnd_get_np_state_ptr()
-            self.now = _helperlib.rnd_get_state(self.ptr)
-            _helperlib.rnd_set_state(self.ptr, self.state)
+            self.now = numba_np_state()
+            set_numba_np_state(self.state)
 
     def __exit__(self, *exc):
         if self.state is not None:
-            _helperlib.rnd_set_state(self.ptr, self.now)
+            set_numba_np_state(self.now)
         return False
 
 

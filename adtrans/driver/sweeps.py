@@ -40,7 +40,13 @@ an appended array's own shadow (the element is the same array), a zero for a flo
 reverse of an append pops both and adds a float element's adjoint to ``v``'s.  ``sum(out)``,
 ``np.array(out)``, ``out[k]`` and ``out[a:b]`` reach the elements' shadows
 (:func:`adtrans.driver.runtime.acc`, ``add_at``); ``for st in out`` is a loop over the indices
-reading ``st = out[k]`` (:mod:`.normalise`).
+reading ``st = out[k]`` (:mod:`.normalise`).  A literal ``parts = [k1(x), c * k2(x)]`` (also
+``u_hist = [u0]`` appended to later) is built the same way: ``parts = []`` and one append per element;
+so is a literal given to ``sum``, ``max``, ``min``, ``np.array`` or ``np.asarray`` (``sum([a, b])``,
+``np.array((a, b))``), in a list of its own; ``lst += [a, b]`` and ``lst.extend([a, b])`` are appends;
+a comprehension calling a kernel (``[k(x, j) for j in range(n) if c]``, also given to ``sum``/``max``/
+``min``/``np.array``, generators too) is the ``for``/``if`` nest appending to a list (its variables
+renamed: they do not leak); ``np.array([[a, b], [c, d]])`` is ``np.array`` of the list of its rows.
 
 Names ``x`` that are assigned once outside loops are *stable*: their bindings
 are not taped.  Name conventions of generated code: ``x_b`` the shadow of
@@ -503,11 +509,11 @@ class Sweeps:
         return [self.comment(s)] + out
 
     def fwd_SetItem(self, s: SetItem) -> list:
-        c, key = s.container, ast.unparse(s.key)
+        c, key = s.container, index_code(s.key)
         return [f"_tape.append(_rt.snap({c}[{key}]))", f"{c}[{key}] = {ast.unparse(s.value)}"]
 
     def rev_SetItem(self, s: SetItem) -> list:
-        c, key = s.container, ast.unparse(s.key)
+        c, key = s.container, index_code(s.key)
         out = [self.comment(s)]
         if not self.act.name(c):
             return out + [f"{c}[{key}] = _tape.pop()"]

@@ -327,17 +327,23 @@ REWRITES = {
 
 def _nonzero_part(lw, call, part):
     """``np.nonzero(m)[0]`` (also ``m.nonzero()[0]``) of a 1-d ``m``: ``np.flatnonzero(m)``, a
-    constant index array; the tuple of a 2-d ``m`` is refused with what to write."""
+    constant index array; ``np.nonzero(m)[k]`` of a d-d ``m``: ``np.argwhere(m)[:, k]`` (the same
+    indices, row-major order)."""
     method = lw.function_of(call)[0] is None          # m.nonzero()
     args = ([call.func.value] if method else []) + list(call.args)
     if len(args) != 1 or call.keywords:
         raise lw.err(call, f"`{ast.unparse(call)}`", "np.nonzero(m) of one array")
-    if lw.ndim(args[0]) != 1 or not (isinstance(part, ast.Constant) and part.value in (0, -1)):
-        raise lw.err(call, f"`{ast.unparse(call)}[{ast.unparse(part)}]` of a {lw.ndim(args[0])}-d array",
-                     "np.argwhere(m) (one row of indices per true element: `idx = np.argwhere(m); "
-                     "A[idx[k, 0], idx[k, 1]]` in a loop over k)" if lw.ndim(args[0]) > 1 else
-                     "np.nonzero(m)[0] (the tuple of a 1-d array has one element)")
-    return _np(lw, "flatnonzero", copy.deepcopy(args[0]))
+    d = lw.ndim(args[0])
+    if d < 1 or not (isinstance(part, ast.Constant) and type(part.value) is int and -d <= part.value < d):
+        raise lw.err(call, f"`{ast.unparse(call)}[{ast.unparse(part)}]` of a {d}-d array",
+                     f"a constant index from 0 to {d - 1} (the tuple has one index array per axis)" if d else
+                     "np.nonzero of an array")
+    if d == 1:
+        return _np(lw, "flatnonzero", copy.deepcopy(args[0]))
+    # axis k's indices of the true elements, in row-major order: column k of np.argwhere(m)
+    return ast.Subscript(value=_np(lw, "argwhere", copy.deepcopy(args[0])),
+                         slice=ast.Tuple(elts=[ast.Slice(), ast.Constant(part.value % d)], ctx=ast.Load()),
+                         ctx=ast.Load())
 
 
 def _split_mixed_index(lw, node):
@@ -777,8 +783,9 @@ CONSTANT_CALLS = {
     "searchsorted": (None, "int64"), "digitize": (None, "int64"), "count_nonzero": (0, "int64"),
     "flatnonzero": (1, "int64"), "argwhere": (2, "int64"), "bincount": (1, "int64"), "array_equal": (0, "bool"),
     "allclose": (0, "bool"), "isclose": (None, "bool"),
-    # window functions of an integer length (np.kaiser's beta may be active: not here)
+    # window functions of an integer length (np.kaiser's beta: refused where it has a derivative)
     "hanning": (1, "float64"), "hamming": (1, "float64"), "blackman": (1, "float64"), "bartlett": (1, "float64"),
+    "kaiser": (1, "float64"),
 }
 
 

@@ -11,6 +11,8 @@ import ast
 import copy
 import os
 
+import numpy as np
+
 from .arrayvalues import (COMPARE_UFUNCS, ELEMENTWISE_BINOPS, METHODS, NUMBA_MISSING, REDUCTIONS, TABLE, Axis,
                           Gen, Ref, Scalar, is_helper_object, _shape,
                           View, ViewAxis, C, N, split_offset, add, broadcast, bidx, elementwise, is_const,
@@ -178,9 +180,9 @@ class ArrayLowering:
                 return 0
             elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
             if any(self.ndim(x) > 0 for x in elts if not isinstance(x, ast.Slice)):
-                if len(elts) != 1:
-                    raise self.err(e, f"indexing with an array and other indices `{ast.unparse(e)}`",
-                                   "index one axis with the integer array (x[idx]), or write the gather loop")
+                if len(elts) != 1:                         # x[r, c]: broadcast(r, c).shape + x.shape[2:]
+                    _, lead = self.advanced_indices(e)
+                    return max(self.ndim(x) for x in lead) + d - len(lead)
                 return self.ndim(elts[0]) + d - 1          # a gather x[idx]: idx.shape + x.shape[1:]
             out = d
             for x in elts:
@@ -279,9 +281,13 @@ class ArrayLowering:
             return max(self.ndim(a) for a in args)
         if name in ELEMENTWISE_BINOPS or name in COMPARE_UFUNCS:
             return max(nd)
-        if intrinsic_of(dotted="numpy." + name) is not None:
+        if any(d > 0 for d in nd) or _scalar_of_scalars(name):
+            # of arrays: the value lowering refuses a function it does not know, with the line
             return max(nd) if nd else 0
-        return max(nd) if nd else 0
+        # a NumPy function of scalars outside the table: its result may be an array (np.kaiser(M, b)
+        # is one), so nothing is guessed
+        raise self.err(e, f"np.{name} of scalars, which is not in adtrans' table of NumPy functions "
+                       "(docs/supported.md)", _refusal_hint(name))
 
     def shape_len(self, s):
         if s is None:
@@ -1130,6 +1136,8 @@ class ArrayLowering:
         ``idx`` is a mask: the scatter into its positions (:meth:`positions`, each written once,
         so ``x[mask] op= v`` is ``x[pos[k]] op= v[k]`` in place); the adjoint of ``x[mask] = v``
         zeroes the masked positions' adjoints, of ``x[mask] *= c`` scales them."""
+        if isinstance(target.slice, ast.Tuple):
+            return self.scatter_multi(target, value, op, pre, s)
         idx = self.value(target.slice, pre)
         if idx.dtype not in ("bool", "int64"):
             raise self.err(s, f"writing through a {idx.dtype} array index `{ast.unparse(target)}`",
@@ -1180,6 +1188,52 @@ class ArrayLowering:
             el.ctx = ast.Store()
             v = val.at(bidx(val, ix, shape))
             return [ast.Assign(targets=[el], value=v) if aug is None else ast.AugAssign(target=el, op=aug, value=v)]
+        pre += self.loops(ext, body, s)
+        return []
+
+    def scatter_multi(self, target, value, op, pre, s):
+        """``x[r, c] = v`` and ``x[r, c] op= v`` (integer arrays and integers on adjacent axes):
+        as :meth:`scatter`, the value computed in full first, then stored at ``(r[k], c[k])`` for
+        ``k`` in order (a repeated position: the last store wins, as in Numba and NumPy)."""
+        a, lead = self.advanced_indices(target)
+        if not self.viewable(target.value):
+            raise self.err(s, f"writing through an index of an expression `{ast.unparse(target)}`",
+                           "write into a named array or a slice of one")
+        view = self.to_view(self.sliced_base(target, a, lead), pre)
+        dst = Ref(view)
+        idxs, bshape = self.index_values(target, lead, pre, s)
+        idxs = [v if v.ndim == 0 or (isinstance(a, ast.Name) and a.id not in self.views) else
+                Ref(View.whole(self.materialise(v, pre, s, "index"), v.ndim, v.dtype)) for a, v in zip(lead, idxs)]
+        whole = not view.fixed and len(view.axes) == view.base_ndim and all(
+            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(view.axes))
+        ns = [None if whole else self.extent_atom(dst.shape[a + j], pre) for j in range(len(lead))]
+        b = len(bshape)
+        shape = list(dst.shape[:a]) + list(bshape) + list(dst.shape[a + len(lead):])
+
+        def pos(ix):
+            return list(ix[:a]) + [self.wrapped(v.at(bidx(v, ix[a:a + b], bshape)), n)
+                                   for v, n in zip(idxs, ns)] + list(ix[a + b:])
+        region = Gen(shape, view.dtype, lambda ix: view.element(pos(ix)))
+        val = self.value(value, pre)
+        chk = (lambda a, b_: self.check(a, b_, pre, s, "could not broadcast the value into the indexed positions"))
+        if op is not None:
+            val = elementwise([region, val], join_dtypes([view.dtype, val.dtype]),
+                              lambda a: ast.BinOp(left=a[0], op=copy.deepcopy(op), right=a[1]), chk)
+        full = broadcast([region, val], chk)
+        if len(full) != len(shape):
+            raise self.err(s, f"assigning a {val.ndim}-d value to {len(shape)}-d indexed positions",
+                           "make the shapes agree (reshape or index the value)")
+        if op is not None or self.mentions(value, view.base):
+            tmp = self.fresh(view.base + "_new")
+            v0 = val
+            self.materialise_into(tmp, Gen(shape, val.dtype, lambda ix: v0.at(bidx(v0, ix, shape))), pre, s)
+            val = Ref(View.whole(tmp, len(shape), val.dtype))
+        ext = [self.extent_atom(a, pre) for a in shape]
+
+        def body(ix):
+            el = view.element(pos(ix))
+            el.ctx = ast.Store()
+            return [ast.Assign(targets=[el], value=val.at(bidx(val, ix, shape)))]
         pre += self.loops(ext, body, s)
         return []
 
@@ -1755,9 +1809,42 @@ class ArrayLowering:
                        "use element-wise arithmetic, ufuncs, slices and reductions, or write the loop")
 
     def is_gather(self, e):
-        """``x[idx]`` with an integer array ``idx`` (one index only)."""
+        """``x[idx]`` with an integer array ``idx``, or ``x[r, c]`` with several (:meth:`advanced_indices`)."""
         elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
-        return len(elts) == 1 and not isinstance(elts[0], ast.Slice) and self.ndim(elts[0]) > 0
+        return any(not isinstance(x, ast.Slice) and self.ndim(x) > 0 for x in elts)
+
+    def advanced_indices(self, e):
+        """``(a, lead)`` for ``x[r, c]`` / ``x[0, c]`` / ``x[:, c]`` / ``x[r, c, :]``: integer arrays
+        and integers ``lead`` on adjacent axes from axis ``a`` (NumPy broadcasts them together and
+        puts their shape there; Numba compiles it), slices around them.  Index arrays apart from
+        each other (``x[r, :, c]``, NumPy moves their axes first) or beside ``None`` are refused
+        with the line."""
+        elts = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+
+        def full(x):          # a slice (x[1:, c] is x[1:, :][:, c]: see sliced_base)
+            return isinstance(x, ast.Slice)
+        a = 0
+        while a < len(elts) and full(elts[a]):
+            a += 1
+        k = a
+        while k < len(elts) and not isinstance(elts[k], ast.Slice) and not self.newaxis(elts[k]):
+            k += 1
+        if not all(full(x) for x in elts[k:]) or k > self.ndim(e.value) or k == a:
+            raise self.err(e, f"indexing with an array and other indices `{ast.unparse(e)}`",
+                           "index adjacent axes with the integer arrays and integers, slices around them "
+                           "(x[r, c], x[0, c], x[1:, c], x[r, c, :]), or write the gather loop")
+        return a, elts[a:k]
+
+    def sliced_base(self, e, a, lead):
+        """``x[1:, c]``: the view ``x[1:, :]`` the index arrays then index (slices are basic
+        indexing: applied first, they give the same elements); ``x`` itself where all are ``:``."""
+        elts = e.slice.elts
+        if all(isinstance(x, ast.Slice) and x.lower is None and x.upper is None and x.step is None
+               for k, x in enumerate(elts) if not a <= k < a + len(lead)):
+            return e.value
+        parts = [ast.Slice() if a <= k < a + len(lead) else copy.deepcopy(x) for k, x in enumerate(elts)]
+        return ast.copy_location(ast.Subscript(value=copy.deepcopy(e.value), slice=ast.Tuple(elts=parts, ctx=ast.Load()),
+                                               ctx=ast.Load()), e)
 
     def gather(self, e, pre):
         """``x[idx]`` (``idx`` an integer array, constant): the element function ``x[idx[k], ...]``,
@@ -1765,6 +1852,8 @@ class ArrayLowering:
         (repeated indices add up).  Negative indices count from the end, as in NumPy; indices out
         of range are not checked (as Numba's own indexing).  A boolean ``idx`` is a mask: the
         gather at its positions (:meth:`positions`)."""
+        if isinstance(e.slice, ast.Tuple):
+            return self.gather_multi(e, pre)
         idx = self.value(e.slice, pre)
         x = self.value(e.value, pre)
         if idx.dtype == "bool":
@@ -1772,6 +1861,42 @@ class ArrayLowering:
         if idx.dtype != "int64":
             raise self.err(e, f"indexing with a {idx.dtype} array `{ast.unparse(e)}`", "index with integers")
         return self.gather_at(x, idx, pre)
+
+    def index_values(self, e, lead, pre, like):
+        """The values of the leading integer indices ``lead`` of ``e`` (masks refused) and their
+        broadcast shape."""
+        idxs = [self.value(a, pre) for a in lead]
+        for a, v in zip(lead, idxs):
+            if v.dtype != "int64" and not (isinstance(a, ast.Constant) and type(a.value) is int):
+                raise self.err(like, f"a {v.dtype} index `{ast.unparse(a)}` beside other indices in "
+                               f"`{ast.unparse(e)}`", "index with integer arrays (np.nonzero(mask) gives them)")
+        chk = (lambda a, b: self.check(a, b, pre, like, "shape mismatch: indexing arrays could not be "
+                                       "broadcast together"))
+        return idxs, broadcast(idxs, chk)
+
+    def wrapped(self, t, n):
+        """Index expression ``t`` with a negative value counted from the end ``n`` (None: as is)."""
+        if n is None:
+            return t
+        return ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
+                         body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
+
+    def gather_multi(self, e, pre):
+        """``x[r, c]``, ``x[:, c]`` (integer arrays and integers on adjacent axes, constant): the
+        element function ``x[..., r[k], c[k], ...]``, their broadcast shape in their place.
+        Its adjoint is the scatter-add ``dx[r[k], c[k]] += dy[k]`` (repeats add up)."""
+        a, lead = self.advanced_indices(e)
+        x = self.value(self.sliced_base(e, a, lead), pre)
+        idxs, bshape = self.index_values(e, lead, pre, e)
+        whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
+            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
+        ns = [None if whole else self.extent_atom(x.shape[a + j], pre) for j in range(len(lead))]
+        b = len(bshape)
+
+        def at(ix):
+            mid = [self.wrapped(v.at(bidx(v, ix[a:a + b], bshape)), n) for v, n in zip(idxs, ns)]
+            return x.at(list(ix[:a]) + mid + list(ix[a + b:]))
+        return Gen(list(x.shape[:a]) + list(bshape) + list(x.shape[a + len(lead):]), x.dtype, at)
 
     def gather_at(self, x, idx, pre, wrap=True):
         """The element function ``x[idx[k], ...]`` (``wrap``: negative indices count from the end)."""
@@ -3288,6 +3413,16 @@ def _view_exprs(v):
 
 def _structure(v):
     return (v.base, tuple(sorted(v.fixed)), tuple(a.base for a in v.axes))
+
+
+def _scalar_of_scalars(name) -> bool:
+    """Is ``np.<name>`` of scalar arguments a scalar: a function of the rule table, a ufunc, a
+    scalar type (``np.int64(k)``), a draw (:mod:`.draws` lowers those) or ``np.array`` of a list
+    (:mod:`.listvalues`)?"""
+    if intrinsic_of(dotted="numpy." + name) is not None or name.startswith("random.") or name == "array":
+        return True
+    obj = getattr(np, name, None)
+    return isinstance(obj, np.ufunc) or isinstance(obj, type) and issubclass(obj, np.generic)
 
 
 def _refusal_hint(name):

@@ -197,13 +197,17 @@ TABLE = {
     "logical_and": ("constant", "element-wise, boolean"), "logical_or": ("constant", "element-wise, boolean"),
     "logical_not": ("constant", "element-wise, boolean"), "logical_xor": ("constant", "element-wise, boolean"),
     "count_nonzero": ("constant", "an integer"), "flatnonzero": ("constant", "an index array"),
-    "nonzero": ("constant", "np.nonzero(m)[0] or idx, = np.nonzero(m) of a 1-d m: np.flatnonzero(m), an "
-                            "index array; of a 2-d m: np.argwhere(m)"),
+    "nonzero": ("constant", "index arrays: idx, = np.nonzero(m) (np.flatnonzero(m)); of a d-d m "
+                            "rows, cols = np.nonzero(m) or np.nonzero(m)[k] (np.argwhere(m)[:, k]), "
+                            "then gathers/scatters A[rows, cols]"),
     "argwhere": ("constant", "an index array, one row per true element"),
     "digitize": ("constant", "bin indices"), "bincount": ("constant", "of integers, without weights"),
     "array_equal": ("constant", "boolean"), "allclose": ("constant", "boolean"),
     "isclose": ("constant", "element-wise, boolean"), "size": ("constant", "an integer"),
     **{w: ("constant", "a window of an integer length") for w in ("hanning", "hamming", "blackman", "bartlett")},
+    "kaiser": ("constant", "a window of an integer length; beta constant (an active beta is refused)"),
+    "logspace": ("refused", "10.0 ** np.linspace(start, stop, num) (differentiated)"),
+    "geomspace": ("refused", "start * (stop / start) ** np.linspace(0.0, 1.0, num) (differentiated)"),
     "shape": ("constant", "a tuple of extents"),
 }
 

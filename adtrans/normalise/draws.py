@@ -26,9 +26,15 @@ refuses an active one).  Integer draws go to a second buffer of int64.  Array dr
 ``Z = np.empty(shape)`` and a loop nest drawing each element in C order, as Numba fills them (inside
 an expression, ``keep = np.random.rand(n) < p``, the array is bound to a name first).
 
-Refused with the line: draws in ``while`` loops or their tests (the number of draws is not known
-when the kernel starts), in ``prange`` loops (Numba keeps one generator per thread: the draws depend
-on the schedule), in inlined ``@njit`` helpers, under ``and``/``or``/conditional expressions and in
+Draws in ``while`` loops (rejection sampling, a walk until a threshold): the number of draws is not
+known when the kernel starts, so the list lowering counts them as none and the CPU target grows the
+buffer when a store finds it full (:func:`adtrans.targets.cpu.grow_draw_buffers`: capacity doubled,
+contents copied, as a tape grows); the forward sweep still draws exactly what the primal draws.
+
+Refused with the line: draws in the test of a ``while`` loop (hoisting would draw once, not per
+test), in ``prange`` loops (Numba keeps one generator per thread and the iterations a thread runs
+depend on the schedule, so neither the values nor the generator states after the loop can be
+replayed by an adjoint), in inlined ``@njit`` helpers, under ``and``/``or``/conditional expressions and in
 comprehensions (the hoisting would draw unconditionally), and
 ``np.random`` functions that permute or choose (``shuffle``, ``permutation``, ``choice``).
 """
@@ -79,8 +85,12 @@ DRAW_TABLE = {
                                      "`scale * np.random.standard_exponential()`)"),
     "`np.random.shuffle`, `permutation`, `choice`, `multinomial`, `dirichlet`":
         ("refused", "draw indices with `np.random.randint`, or permute before the call"),
-    "a draw in a `while` loop or its test": ("refused", "write `for it in range(max_iter):` with a `break`"),
-    "a draw in a `prange` loop": ("refused", "Numba keeps one generator per thread: draw an array before the loop"),
+    "a draw in a `while` loop": ("constant (no derivative)", "held fixed; the draw buffer grows as the loop runs"),
+    "a draw in the test of a `while` loop": ("refused", "draw into a variable before the loop and at the end of its "
+                                                        "body (`while z < p:`)"),
+    "a draw in a `prange` loop": ("refused", "Numba keeps one generator per thread and the schedule decides which "
+                                             "draws each thread makes, so no adjoint can replay them: draw an array "
+                                             "before the loop and read `z[i]`"),
     "a draw in an inlined `@njit` helper": ("refused", "draw in the kernel and pass the value"),
     "a draw under `and`/`or`, `x if c else y` or in a comprehension":
         ("refused", "draw in an `if` statement or an explicit loop"),
@@ -141,6 +151,7 @@ class Draws:
         recorded them in ``info``)."""
         for dt, b in self.buffers.items():
             info[b].dtype = dt
+            info[b].growable = True     # draws in while loops: the CPU target grows the buffer
 
     def buffer(self, dtype):
         if dtype not in self.buffers:
@@ -163,11 +174,13 @@ class Draws:
             s.orelse = self.block(s.orelse, loops)
             return pre + [s]
         if isinstance(s, ast.While):
-            inner = [n for n in ast.walk(s) if self.short(n) is not None]
+            inner = [n for n in ast.walk(s.test) if self.short(n) is not None]
             if inner:
-                raise self.err(inner[0], f"a random draw (`{ast.unparse(inner[0].func)}`) in a while loop: the "
-                                         "number of draws is not known when the kernel starts",
-                               "write the loop as `for it in range(max_iter):` with `if not <test>: break`")
+                raise self.err(inner[0], f"a random draw (`{ast.unparse(inner[0].func)}`) in the test of a while "
+                                         "loop", "draw into a variable before the loop and again at the end of "
+                                                 "its body (`z = np.random.random()`, `while z < p:`)")
+            s.body = self.block(s.body, loops + (("while", s),))
+            s.orelse = self.block(s.orelse, loops)
             return [s]
         if isinstance(s, ast.If):
             pre = self.hoist(s, [s.test], loops)
@@ -203,7 +216,8 @@ class Draws:
         for kind, _ in loops:
             if kind == "prange":
                 raise self.err(call, f"a random draw (`{ast.unparse(call.func)}`) in a prange loop: Numba keeps "
-                                     "one generator per thread, so the draws depend on the schedule",
+                                     "one generator per thread, so the draws depend on the schedule and no adjoint "
+                                     "can replay them",
                                "draw them before the loop into an array (`z = np.random.standard_normal(n)`) "
                                "and read `z[i]` in the prange loop")
 

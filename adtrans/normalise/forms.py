@@ -357,12 +357,27 @@ class FormLowering:
                 if n is not None and n != len(t.elts):
                     raise self.nz.err(s, f"unpacking the shape of a {n}-d array into {len(t.elts)} names")
                 return [_loc(ast.Assign(targets=[e], value=_shape(arr, k)), s) for k, e in enumerate(t.elts)]
-            # idx, = np.nonzero(m): idx = np.nonzero(m)[0] (the array lowering makes it np.flatnonzero)
-            if isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 1 and isinstance(t.elts[0], ast.Name) and \
+            # idx, = np.nonzero(m): idx = np.nonzero(m)[0] (the array lowering makes it np.flatnonzero);
+            # rows, cols = np.nonzero(m): m named once, then rows = np.nonzero(m)[0], cols = ...[1]
+            if isinstance(t, (ast.Tuple, ast.List)) and all(isinstance(x, ast.Name) for x in t.elts) and \
                     isinstance(v, ast.Call) and (self.canon(v.func) == "numpy.nonzero" or isinstance(
                         v.func, ast.Attribute) and v.func.attr == "nonzero" and not v.args):
-                part = ast.Subscript(value=v, slice=ast.Constant(0), ctx=ast.Load())
-                return self.assign(_loc(ast.Assign(targets=[t.elts[0]], value=part), s))
+                out = []
+                if len(t.elts) > 1:
+                    method = not (self.canon(v.func) == "numpy.nonzero")
+                    src = v.func.value if method else (v.args[0] if len(v.args) == 1 and not v.keywords else None)
+                    if src is not None and not isinstance(src, ast.Name):
+                        m = self.nz.fresh("mask")
+                        out += self.assign(_loc(ast.Assign(targets=[name(m, True)], value=src), s))
+                        v = copy.deepcopy(v)
+                        if method:
+                            v.func.value = name(m)
+                        else:
+                            v.args = [name(m)]
+                for k, x in enumerate(t.elts):
+                    part = ast.Subscript(value=copy.deepcopy(v), slice=ast.Constant(k), ctx=ast.Load())
+                    out += self.assign(_loc(ast.Assign(targets=[x], value=part), s))
+                return out
             # s = x.shape: s stands for x.shape
             if isinstance(t, ast.Name) and self.is_shape(v):
                 self.shape_alias[t.id] = self.shape_of(v)

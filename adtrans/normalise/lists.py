@@ -375,6 +375,8 @@ class ListLowering:
         """(term, None) — the number of times ``call`` can run, an expression valid before the
         region — or (None, nest): a function writing the counting loops into a capacity name."""
         trips, indices = [], []
+        if self.info[lst].growable and any(isinstance(loop, ast.While) for loop in chain):
+            return ast.Constant(0), None    # counted as none: the CPU target grows it (targets/cpu.py)
         for loop in chain:
             if isinstance(loop, ast.While):
                 raise self.err(call, f"appending to `{lst}` inside a while loop (the number of appends is not "

@@ -16,10 +16,13 @@ from ..ir.walk import iter_nodes
 @dataclass
 class ListInfo:
     """A list of the kernel: ``length`` (the expression of its length), ``param`` (an argument),
-    ``dtype`` (of ``empty_list(dtype)``, else None: inferred)."""
+    ``dtype`` (of ``empty_list(dtype)``, else None: inferred), ``growable`` (appends in ``while``
+    loops are counted as none: the draw buffers of :mod:`.draws`, which the CPU target grows when
+    a store finds them full, :func:`adtrans.targets.cpu.grow_draw_buffers`)."""
     length: ast.expr
     param: bool = False
     dtype: str | None = None
+    growable: bool = False
 
 
 def mk_call(func, *args, keywords=()):

@@ -6,6 +6,7 @@ import os
 
 from numba.core import types as nbtypes
 
+from ..ir.walk import is_draw
 from ..rules.derivatives import LAPACK_HELPERS
 from ..transform.lowering import CpuLowering
 from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
@@ -15,6 +16,28 @@ IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
                           "scratch_rows, tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, "
                           "thread_id\n")
+
+
+def grow_draw_buffers(body: list) -> list:
+    """Room for the random draws of ``while`` loops: before each store ``draws[k] = np.random.f()``
+    inside a ``while`` loop (the forward sweep only: draws are forward-only, see
+    :mod:`adtrans.normalise.draws`), ``if k >= draws.shape[0]: draws = tape_grow(draws, k + 1)``,
+    as a tape push that finds its tape full (capacity doubled, contents copied: every later read
+    of an earlier draw sees its value).  The list lowering counts such a store as none."""
+    def walk(stmts, in_while):
+        out = []
+        for s in stmts:
+            for field in ("body", "orelse"):
+                sub = getattr(s, field, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    setattr(s, field, walk(sub, in_while or isinstance(s, ast.While)))
+            if in_while and is_draw(s) and isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript) \
+                    and isinstance(s.targets[0].value, ast.Name):
+                buf, k = s.targets[0].value.id, ast.unparse(s.targets[0].slice)
+                out += ast.parse(f"if {k} >= {buf}.shape[0]:\n    {buf} = tape_grow({buf}, {k} + 1)").body
+            out.append(s)
+        return out
+    return walk(body, False)
 
 
 class CpuTarget(Target):
@@ -55,7 +78,7 @@ class CpuTarget(Target):
     def lower(self, marked) -> ast.FunctionDef:
         b = marked.builder
         lowering = CpuLowering(b, marked.result_seeds, pools=self.pools)
-        body = lowering.run(marked.body)
+        body = grow_draw_buffers(lowering.run(marked.body))
         params = marked.parameters()
         for dt in lowering.pooled:      # the function scope's tapes go back to their pools
             body.append(ast.parse(f"tape_keep({lowering.pool_name(dt)}, {b.tape_vars(b.scopes[0], dt)[0]})").body[0])
