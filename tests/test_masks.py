@@ -177,7 +177,6 @@ def test_clipped_slice_gradient_touches_only_the_axis():
 @pytest.mark.parametrize("fn,args,activity,construct", [
     (K.mask_2d_read, [np.ones((2, 3))], ("dup",), "2-d boolean mask"),
     (K.mask_2d_write, [np.ones((2, 3)), np.ones((2, 3))], ("dup", "const"), "2-d boolean mask"),
-    (K.scatter_mixed, [np.ones((3, 3)), np.array([0, 2]), np.ones(2)], ("dup", "const", "dup"), "other indices"),
 ])
 def test_refused_forms_name_file_and_line(fn, args, activity, construct):
     with pytest.raises(adtrans.UnsupportedError) as info:
@@ -227,3 +226,10 @@ def test_mask_adjoint_reads_well():
     assert src.count("np.empty(count, dtype=np.int64)") == 1      # one positions array per mask spelling
     assert "d_x[where_" in src                                     # the adjoint scatters into the positions
     assert not src.rstrip().splitlines()[-1].strip().startswith("#"), src   # no comment left describing nothing
+
+
+def test_index_array_with_an_integer_scatter_matches_finite_differences():
+    # `K[d, 1] += v` (an index array beside an integer) was refused; it is a scatter now
+    A = np.arange(1.0, 10.0).reshape(3, 3) / 4
+    check(K.scatter_mixed, [A, np.array([0, 2]), np.array([0.3, -0.7])], activity=("dup", "const", "dup"),
+          primal=K.scatter_mixed.py_func)
