@@ -1165,18 +1165,25 @@ class ArrayLowering:
                               body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
             return [t] + list(ix[k:])
         region = Gen(shape, view.dtype, lambda ix: view.element(pos(ix)))
+        return self.store_indexed(view, region, pos, shape, value, op, unique, pre, s)
+
+    def store_indexed(self, view, region, pos, shape, value, op, in_place, pre, s):
+        """The store loops of an indexed write (:meth:`scatter`, :meth:`scatter_multi`): ``region``
+        the indexed elements of ``view`` (``pos``: an index tuple of ``shape`` to ``view``'s
+        element), the value computed in full first (for ``op=`` the gathered ``region op value``,
+        through a temporary; also where the value reads the base), then stored in order.
+        ``in_place``: every position written once (a mask's), so ``op=`` stays an augmented store."""
         val = self.value(value, pre)
-        what = "could not broadcast the value into the indexed positions"
-        chk = (lambda a, b: self.check(a, b, pre, s, what))
-        aug = op if unique else None       # distinct positions: x[p] op= v[k] in place
-        if op is not None and not unique:
+        chk = (lambda a, b: self.check(a, b, pre, s, "could not broadcast the value into the indexed positions"))
+        aug = op if in_place else None
+        if op is not None and not in_place:
             val = elementwise([region, val], join_dtypes([view.dtype, val.dtype]),
                               lambda a: ast.BinOp(left=a[0], op=copy.deepcopy(op), right=a[1]), chk)
         full = broadcast([region, val], chk)
         if len(full) != len(shape):
             raise self.err(s, f"assigning a {val.ndim}-d value to {len(shape)}-d indexed positions",
                            "make the shapes agree (reshape or index the value)")
-        if (op is not None and not unique) or self.mentions(value, view.base):
+        if (op is not None and not in_place) or self.mentions(value, view.base):
             tmp = self.fresh(view.base + "_new")
             v0 = val
             self.materialise_into(tmp, Gen(shape, val.dtype, lambda ix: v0.at(bidx(v0, ix, shape))), pre, s)
@@ -1214,28 +1221,7 @@ class ArrayLowering:
             return list(ix[:a]) + [self.wrapped(v.at(bidx(v, ix[a:a + b], bshape)), n)
                                    for v, n in zip(idxs, ns)] + list(ix[a + b:])
         region = Gen(shape, view.dtype, lambda ix: view.element(pos(ix)))
-        val = self.value(value, pre)
-        chk = (lambda a, b_: self.check(a, b_, pre, s, "could not broadcast the value into the indexed positions"))
-        if op is not None:
-            val = elementwise([region, val], join_dtypes([view.dtype, val.dtype]),
-                              lambda a: ast.BinOp(left=a[0], op=copy.deepcopy(op), right=a[1]), chk)
-        full = broadcast([region, val], chk)
-        if len(full) != len(shape):
-            raise self.err(s, f"assigning a {val.ndim}-d value to {len(shape)}-d indexed positions",
-                           "make the shapes agree (reshape or index the value)")
-        if op is not None or self.mentions(value, view.base):
-            tmp = self.fresh(view.base + "_new")
-            v0 = val
-            self.materialise_into(tmp, Gen(shape, val.dtype, lambda ix: v0.at(bidx(v0, ix, shape))), pre, s)
-            val = Ref(View.whole(tmp, len(shape), val.dtype))
-        ext = [self.extent_atom(a, pre) for a in shape]
-
-        def body(ix):
-            el = view.element(pos(ix))
-            el.ctx = ast.Store()
-            return [ast.Assign(targets=[el], value=val.at(bidx(val, ix, shape)))]
-        pre += self.loops(ext, body, s)
-        return []
+        return self.store_indexed(view, region, pos, shape, value, op, False, pre, s)
 
     def reads_base(self, value, view):
         """Does ``value`` read ``view``'s base array anywhere but at the element being written?"""

@@ -291,6 +291,12 @@ def _adds(L, d, E):
     assigned), else None."""
     if not isinstance(L, ast.For) or _bounds(L) != (ast.dump(ast.Constant(0)), E):
         return None
+    return _element_adds(L, d)
+
+
+def _element_adds(L, d):
+    """The statements of the loop ``L``'s body that mention ``d`` when each is ``d[i] += v`` at
+    the top level (``i`` the loop's index, never assigned; ``v`` not reading ``d``), else None."""
     i = ast.dump(ast.Name(id=L.target.id, ctx=ast.Load()))
     adds = [s for s in L.body if d in all_names(s)]
     if not adds or L.target.id in {x for s in L.body for x in stored_names(s)} or not _only_elements(adds, d, i):
@@ -324,14 +330,9 @@ def _plan_span(T, d, stable):
             T.body.index(S1):T.body.index(K)] if isinstance(s, ast.Assign) and len(s.targets) == 1 and
             isinstance(s.targets[0], ast.Name) and stored.get(s.targets[0].id) == 1}}):
         return None
-    i = ast.dump(ast.Name(id=S1.target.id, ctx=ast.Load()))
-    adds = [s for s in S1.body if d in all_names(s)]
-    if not adds or S1.target.id in {x for s in S1.body for x in stored_names(s)} or not _only_elements(adds, d, i):
+    adds = _element_adds(S1, d)
+    if adds is None:
         return None
-    for s in adds:
-        if not (isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and _element(s.target, d) is not None
-                and d not in all_names(s.value)):
-            return None
     j = ast.dump(ast.Name(id=K.target.id, ctx=ast.Load()))
     body = [s for s in K.body if not _is_comment(s)]
     if len(body) != 1 or not _is_kill(body[0], d, j):
