@@ -1152,18 +1152,13 @@ class ArrayLowering:
             idx = self.positions(idx, dst, pre, s, target.slice)
         elif not isinstance(target.slice, ast.Name) or target.slice.id in self.views:
             idx = Ref(View.whole(self.materialise(idx, pre, s, "index"), idx.ndim, idx.dtype))
-        whole = not view.fixed and len(view.axes) == view.base_ndim and all(
-            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(view.axes))
+        whole = _whole_view(view)
         n = None if whole or unique else self.extent_atom(dst.shape[0], pre)
         k = idx.ndim
         shape = list(idx.shape) + list(dst.shape[1:])
 
-        def pos(ix):
-            t = idx.at(ix[:k])
-            if n is not None:        # a view: wrap a negative index here (Numba wraps a whole array's)
-                t = ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
-                              body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
-            return [t] + list(ix[k:])
+        def pos(ix):             # a view: wrap a negative index here (Numba wraps a whole array's)
+            return [self.wrapped(idx.at(ix[:k]), n)] + list(ix[k:])
         region = Gen(shape, view.dtype, lambda ix: view.element(pos(ix)))
         return self.store_indexed(view, region, pos, shape, value, op, unique, pre, s)
 
@@ -1211,8 +1206,7 @@ class ArrayLowering:
         idxs, bshape = self.index_values(target, lead, pre, s)
         idxs = [v if v.ndim == 0 or (isinstance(a, ast.Name) and a.id not in self.views) else
                 Ref(View.whole(self.materialise(v, pre, s, "index"), v.ndim, v.dtype)) for a, v in zip(lead, idxs)]
-        whole = not view.fixed and len(view.axes) == view.base_ndim and all(
-            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(view.axes))
+        whole = _whole_view(view)
         ns = [None if whole else self.extent_atom(dst.shape[a + j], pre) for j in range(len(lead))]
         b = len(bshape)
         shape = list(dst.shape[:a]) + list(bshape) + list(dst.shape[a + len(lead):])
@@ -1874,8 +1868,7 @@ class ArrayLowering:
         a, lead = self.advanced_indices(e)
         x = self.value(self.sliced_base(e, a, lead), pre)
         idxs, bshape = self.index_values(e, lead, pre, e)
-        whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
-            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
+        whole = isinstance(x, Ref) and _whole_view(x.view)
         ns = [None if whole else self.extent_atom(x.shape[a + j], pre) for j in range(len(lead))]
         b = len(bshape)
 
@@ -1886,17 +1879,12 @@ class ArrayLowering:
 
     def gather_at(self, x, idx, pre, wrap=True):
         """The element function ``x[idx[k], ...]`` (``wrap``: negative indices count from the end)."""
-        whole = isinstance(x, Ref) and not x.view.fixed and len(x.view.axes) == x.view.base_ndim and all(
-            a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(x.view.axes))
+        whole = isinstance(x, Ref) and _whole_view(x.view)
         n = None if whole or not wrap else self.extent_atom(x.shape[0], pre)
         k = idx.ndim
 
-        def at(ix):
-            t = idx.at(ix[:k])
-            if n is not None:        # a view or an expression: wrap a negative index here
-                t = ast.IfExp(test=ast.Compare(left=copy.deepcopy(t), ops=[ast.Lt()], comparators=[C(0)]),
-                              body=add(copy.deepcopy(t), copy.deepcopy(n)), orelse=t)
-            return x.at([t] + list(ix[k:]))
+        def at(ix):              # a view or an expression: wrap a negative index here
+            return x.at([self.wrapped(idx.at(ix[:k]), n)] + list(ix[k:]))
         return Gen(list(idx.shape) + list(x.shape[1:]), x.dtype, at)
 
     def positions(self, mask, x, pre, like, spelled):
@@ -3224,6 +3212,13 @@ def _ceil_div(span, step):
         return ast.BinOp(left=add(span, C(step.value - 1)), op=ast.FloorDiv(), right=step)
     return ast.BinOp(left=ast.UnaryOp(op=ast.USub(), operand=ast.BinOp(
         left=ast.UnaryOp(op=ast.USub(), operand=span), op=ast.FloorDiv(), right=step)), op=ast.Add(), right=C(0))
+
+
+def _whole_view(view) -> bool:
+    """``view`` is its whole base array (no fixed index, every axis in order from 0 with step 1),
+    whose negative indices Numba's own indexing wraps."""
+    return not view.fixed and len(view.axes) == view.base_ndim and all(
+        a.base == k and is_const(a.start, 0) and is_const(a.step, 1) for k, a in enumerate(view.axes))
 
 
 def _binds_afresh(x, name):

@@ -18,6 +18,8 @@ from ..ir.nodes import name
 
 # NumPy calls whose result's length depends on the values of their arguments
 DATA_SHAPED_CALLS = frozenset({"flatnonzero", "nonzero", "argwhere", "unique", "extract"})
+_FIXED_SHAPE_HINT = ("keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop over the "
+                     "elements with `if mask[i]:`")
 
 
 class LoopStrategies:
@@ -163,13 +165,12 @@ class LoopStrategies:
                         not is_array(self.types.get(x)):
                     variant.add(x)
                 ty = self.types.get(x)
-                if is_alloc(s.value) and is_array(ty):
-                    varying.add(x)
-                if is_alloc(s.value) and is_array(ty) and str(ty.dtype).startswith("float"):
+                if not (is_alloc(s.value) and is_array(ty)):
+                    continue
+                varying.add(x)
+                if str(ty.dtype).startswith("float"):
                     raise self.error(s, f"a float array whose length changes from iteration to iteration inside "
-                                        f"a taped loop ({why})",
-                                     "keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop "
-                                     "over the elements with `if mask[i]:`")
+                                        f"a taped loop ({why})", _FIXED_SHAPE_HINT)
         return varying
 
     def taped_loop(self, L, scope, depth, why):
@@ -337,8 +338,7 @@ class LoopStrategies:
                     raise self.error(L, f"an array whose length changes from iteration to iteration (`{a}`, "
                                         f"e.g. the positions of a mask or np.flatnonzero) read by a loop "
                                         f"nested in a taped loop",
-                                     "keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop "
-                                     "over the elements with `if mask[i]:`")
+                                     _FIXED_SHAPE_HINT)
                 push, pop = self.array_save(scope.tape_scope, src, copy_name, "tape_pop_array", dtype_of=a)
                 fwd.append(push)
                 # popped in the reverse order of the pushes (the last array pushed is on top)
