@@ -243,7 +243,7 @@ class PrangeRewriter:
                 code = (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
                         + "\nelse:\n" + _indent(nest("numba.prange")))
                 if one_to_one:
-                    code = f"if not {one_to_one}:\n" + "\n".join("    " + ln for ln in code.splitlines())
+                    code = f"if not {one_to_one}:\n" + _indent(code)
                     note += (f", unless the run-time test before the loop ({one_to_one}) finds that no two "
                              f"iterations update one element of {d}: then every thread adds into {d}")
                 post.append(ast.parse(code).body[0])
