@@ -53,6 +53,22 @@ def test_one_adjoint_called_with_changing_types_gives_each_call_its_own_gradient
     check(scaled_sum, [x, 1.5, 2], activity=("dup", "const", "const"))
 
 
+def test_grad_written_inline_reuses_one_adjoint_per_kernel_and_activity():
+    # `grad(f)(x)` makes a new gradient function per call: its adjoint (compiled per argument
+    # types) is the one every other grad of the kernel with that activity calls
+    x = np.linspace(0.1, 1.0, 7)
+    first = adtrans.api.grad_adjoint(scaled_sum, ("dup", "active", "const"))
+    for k in (2, 3):
+        dx, da = adtrans.grad(scaled_sum, argnums=(0, 1))(x, 1.5, k)
+        np.testing.assert_allclose(dx, 3.0 * x + k, rtol=1e-12)
+        np.testing.assert_allclose(da, np.sum(x ** 2), rtol=1e-12)
+    assert adtrans.api.grad_adjoint(scaled_sum, ("dup", "active", "const")) is first
+    assert adtrans.api.grad_adjoint(scaled_sum, ("dup", "const", "const")) is not first
+    # another argnums: another activity, another adjoint, its own gradient
+    np.testing.assert_allclose(adtrans.grad(scaled_sum)(x, 1.5, 2), 3.0 * x + 2, rtol=1e-12)
+    check(scaled_sum, [x, 1.5, 2], activity=("dup", "active", "const"))
+
+
 def test_aliasing_is_refused_on_every_call_of_a_cached_adjoint():
     adj = adtrans.adjoint(shift_into, ("dup", "dup"))
     a, out = np.linspace(0.0, 1.0, 5), np.zeros(5)
