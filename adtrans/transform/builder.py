@@ -38,7 +38,7 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import (array_target, forward_only, is_draw, is_lapack, is_product, iter_nodes, iter_stmts,
                        loaded_names, makes_array, product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
-from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
+from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange, rebound_by_lapack
 from .lapack_saves import LapackSaves
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
@@ -374,10 +374,11 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves)
         return False
 
     def written_arrays(self) -> set:
-        """Arrays (by alias root) that some statement of the kernel stores into."""
+        """Arrays (by alias root) that some statement of the kernel stores into (or rebinds to a LAPACK result)."""
         if "written" not in self._needed_cache:
+            # a LAPACK result bound in a loop is another array each iteration: written, for this purpose
             self._needed_cache["written"] = {self.root_array(a) for s, _ in iter_stmts(self.norm.body)
-                                             for a in [array_target(s)] if a}
+                                             for a in [array_target(s) or rebound_by_lapack(s)] if a}
         return self._needed_cache["written"]
 
     def _read_outside(self, region, x) -> bool:
