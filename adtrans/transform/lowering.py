@@ -32,7 +32,7 @@ def conditional_names(body) -> set:
 
 def _array_pop(stmts, k):
     """``(copy, tape, top, src)`` when ``stmts[k:k + 2]`` is ``copy = np.empty_like(src)`` (or
-    ``np.empty(src.shape)``) then
+    ``np.empty(src.shape, dtype=...)``, C order) then
     ``top = tape_pop_array(tape, top, copy)``, else None."""
     if k + 1 >= len(stmts):
         return None
@@ -42,7 +42,8 @@ def _array_pop(stmts, k):
                                           and ast.unparse(b.value.func) == "tape_pop_array"):
         return None
     if not (isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call)
-            and ast.unparse(b.value.args[2]) == a.targets[0].id and len(a.value.args) == 1):
+            and ast.unparse(b.value.args[2]) == a.targets[0].id and len(a.value.args) == 1
+            and all(k.arg == "dtype" for k in a.value.keywords)):
         return None
     func, arg = ast.unparse(a.value.func), a.value.args[0]
     if func == "np.empty_like":
