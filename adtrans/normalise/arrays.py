@@ -439,8 +439,14 @@ class ArrayLowering:
             return [s]
         if isinstance(s, ast.If):
             s.test = self.scalar(s.test, pre)
+            before = set(self.info)
             s.body = self.body(s.body)
+            # an array first bound in the body is not bound on the else path: bound afresh there
+            # (`if c: x = A @ b else: x = 2.0 * b`), not written into the body's array
+            first = {x: self.info.pop(x) for x in set(self.info) - before} if s.orelse else {}
             s.orelse = self.body(s.orelse) if s.orelse else []
+            for x, known in first.items():
+                self.info.setdefault(x, known)
             return [s]
         if isinstance(s, ast.Return):
             return self.return_(s, pre)
