@@ -59,14 +59,6 @@ def kalman_solve(ys, x, P, F, H, Q, R):
 
 
 @njit
-def det_in_loop(A):
-    s = 0.0
-    for k in range(3):
-        s += np.linalg.det(A * (k + 1.0))
-    return s
-
-
-@njit
 def slogdet_time_loop(A, B):
     """A matrix updated every step (taped) and its log-determinant read each step."""
     s = 0.0

@@ -60,10 +60,11 @@ class LapackSaves:
         """The statements that run after ``s`` up to the end of ``region`` (a statement list that
         holds ``s``, through ``if`` branches): its later siblings at every level."""
         chain = list(self.ancestors.get(id(s), ())) + [s]
-        out = []
+        out, inside = [], False
         bodies = [region]
-        for k, node in enumerate(chain):
-            for body in bodies:
+        for node in chain:
+            inside = inside or any(b is region for b in bodies)
+            for body in bodies if inside else ():
                 for j, t in enumerate(body):
                     if t is node:
                         out += body[j + 1:]
