@@ -122,7 +122,7 @@ def newton_in_loop(x, c):
     for it in range(3):
         n = x.shape[0]
         J = np.diag(3.0 * x ** 2 + 2.0)
-        x = x - np.linalg.solve(J, x ** 3 + 2.0 * x - c)      # <- in a loop
+        x = x - np.linalg.solve(J, x ** 3 + 2.0 * x - c)      # in a loop (saved per iteration)
     return np.sum(x)
 
 

@@ -88,7 +88,7 @@ def qr_both(A):
 def eigh_in_loop(A):
     t = 0.0
     for k in range(2):
-        w = np.linalg.eigvalsh(A)                       # <- in a loop
+        w = np.linalg.eigvalsh(A)                       # in a loop (saved per iteration)
         t += w[0]
     return t
 

@@ -216,7 +216,6 @@ def _marked(fn, text):
 
 
 @pytest.mark.parametrize("fn,args,construct", [
-    (K.newton_in_loop, [np.ones(3), np.ones(3)], "inside a loop"),
     (K.operand_written_after, [general(3), np.ones(3)], "written later"),
 ])
 def test_refusals_name_the_line(fn, args, construct):
@@ -226,6 +225,11 @@ def test_refusals_name_the_line(fn, args, construct):
     assert err.filename.endswith("kernels_lapack.py")
     assert err.lineno == _marked(fn, "# <-"), str(err)
     assert construct in str(err) and err.hint
+
+
+def test_newton_in_loop_is_differentiated():
+    """Was refused ("inside a loop"): the solve's operands are saved per iteration now."""
+    fd_check(K.newton_in_loop, [np.ones(3), np.array([1.0, 2.0, 3.0])])
 
 
 def test_second_order_is_refused_with_the_line():

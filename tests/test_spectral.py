@@ -173,7 +173,6 @@ def test_rank_deficient_lstsq_and_pinv_raise():
 
 # ----------------------------------------------------------------------------- refusals
 @pytest.mark.parametrize("fn,args,construct", [
-    (K.eigh_in_loop, [sym(3)], "inside a loop"),
     (K.lstsq_residuals, [tall(4, 2), np.ones(4)], "element 1 (residuals)"),
     (K.eigh_overwritten, [sym(3)], "written later"),
 ])
@@ -184,6 +183,11 @@ def test_refusals_name_the_line(fn, args, construct):
     assert err.filename.endswith("kernels_spectral.py")
     assert err.lineno == L._marked(fn, "# <-"), str(err)
     assert construct in str(err) and err.hint
+
+
+def test_eigvalsh_in_loop_is_differentiated():
+    """Was refused ("inside a loop"): the call's operand and result are saved per iteration now."""
+    L.fd_check(K.eigh_in_loop, [sym(3)])
 
 
 def test_generated_source_keeps_lapack_calls():

@@ -8,7 +8,7 @@ import ast
 from dataclasses import dataclass
 
 from .types import is_array
-from ..ir.walk import (array_reads, array_target, dotted, is_alloc, iter_nodes, iter_stmts, makes_array, reads,
+from ..ir.walk import (array_reads, array_target, dotted, is_alloc, is_lapack, iter_nodes, iter_stmts, makes_array, reads,
                        scalar_target)
 from ..ir.affine import AffineMap, unique_position
 from ..ir.liveness import after_in_block, containing_block, definitely_assigns, fixed_code, upward_exposed
@@ -322,12 +322,12 @@ class LoopAnalysis:
             block = containing_block(parent, elem, self.norm.body) if parent is not None else \
                 containing_block(None, elem, self.norm.body)
             for s, _ in iter_stmts(after_in_block(block, elem)):
-                a = array_target(s)
+                a = array_target(s) or rebound_by_lapack(s)
                 if a:
                     out.add(a)
             if isinstance(parent, (ast.For, ast.While)) and parent is not scope.root:
                 for s, _ in iter_stmts(parent.body):
-                    a = array_target(s)
+                    a = array_target(s) or rebound_by_lapack(s)
                     if a:
                         out.add(a)
             elem = parent
@@ -371,6 +371,15 @@ class LoopAnalysis:
                         changed = True
         self._needed_cache[key] = need
         return need
+
+
+def rebound_by_lapack(s):
+    """The array name a kept LAPACK statement binds afresh (``w = np.linalg.eigvalsh(M)``), else None:
+    inside a loop every iteration rebinds it, so a loop reading the name's elements after an earlier
+    iteration sees other values (counted as a write by :meth:`LoopAnalysis.written_after`)."""
+    if makes_array(s) and is_lapack(s.value):
+        return s.targets[0].id
+    return None
 
 
 def _array_uses(s):

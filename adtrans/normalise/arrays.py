@@ -439,8 +439,14 @@ class ArrayLowering:
             return [s]
         if isinstance(s, ast.If):
             s.test = self.scalar(s.test, pre)
+            before = set(self.info)
             s.body = self.body(s.body)
+            # an array first bound in the body is not bound on the else path: bound afresh there
+            # (`if c: x = A @ b else: x = 2.0 * b`), not written into the body's array
+            first = {x: self.info.pop(x) for x in set(self.info) - before} if s.orelse else {}
             s.orelse = self.body(s.orelse) if s.orelse else []
+            for x, known in first.items():
+                self.info.setdefault(x, known)
             return [s]
         if isinstance(s, ast.Return):
             return self.return_(s, pre)
@@ -2690,12 +2696,6 @@ class ArrayLowering:
             raise self.err(like, f"{label} in a kernel differentiated to second order (hvp, hessian_diag)",
                            "its forward (tangent) rule is not written yet: use adtrans.grad and finite "
                            "differences of the gradient")
-        if self.depth > 0 or len(self.n.stack) > 1:
-            where = "an inlined @njit helper" if len(self.n.stack) > 1 else "a loop or branch"
-            raise self.err(like, f"{label} inside {where} (its adjoint is an array-level rule, kept at "
-                                 "the kernel's function level only)",
-                           "call it at the kernel's top level, or move the loop into a driver that calls "
-                           "the kernel once per step")
         vals = [self.value(a, pre) for a in args]
         want = [2] if len(vals) == 1 else [2, (1, 2)]
         for x, w, role in zip(vals, want, ("A", "b")):

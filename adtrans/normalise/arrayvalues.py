@@ -99,7 +99,7 @@ TABLE = {
     "outer": ("differentiated", "1-D operands (a loop nest)"),
     "trace": ("differentiated", "2-D, main diagonal (a loop)"),
     "linalg.norm": ("differentiated", "vectors: ord 1, 2, inf, -inf, p > 0; matrices: 'fro', 1, inf, -1, -inf, "
-                                      "and 2, -2 at function level (singular values, as `np.linalg.svd`); "
+                                      "and 2, -2 (singular values, as `np.linalg.svd`); "
                                       "axis= an integer"),
     "reshape": ("differentiated", "C order; -1 allowed"), "ravel": ("differentiated", "C order"),
     "flatten": ("differentiated", "method, C order"), "transpose": ("differentiated", "no axes argument: reversed"),
@@ -124,31 +124,31 @@ TABLE = {
     "eye": ("constant", "identity matrix"),
     "sort": ("differentiated", "1-D (also x.sort()): a permutation, the adjoint scatters back through argsort"),
     "argsort": ("constant", "1-D: a permutation (no derivative)"),
-    "linalg.solve": ("differentiated", "b a vector or matrix; at the kernel's function level, a LAPACK call in "
-                                       "the adjoint too (`t = solve(A.T, G)`, `dA -= t x^T`); in loops refused"),
-    "linalg.inv": ("differentiated", "at function level (LAPACK; `dA -= X.T @ G @ X.T`); in loops refused"),
-    "linalg.det": ("differentiated", "at function level (LAPACK; cofactors, from the SVD where det is 0)"),
-    "linalg.slogdet": ("differentiated", "`sign, logdet = np.linalg.slogdet(A)` at function level (`dA += g inv(A).T`; "
-                                         "the sign is constant)"),
-    "linalg.cholesky": ("differentiated", "at function level (LAPACK; Murray 2016): the lower triangle of A, "
-                                          "the one it reads, gets the gradient"),
+    "linalg.solve": ("differentiated", "b a vector or matrix; a LAPACK call in the adjoint too (`t = solve(A.T, G)`, "
+                                       "`dA -= t x^T`); in loops, branches and helpers too (not prange)"),
+    "linalg.inv": ("differentiated", "LAPACK (`dA -= X.T @ G @ X.T`); in loops and branches too (not prange)"),
+    "linalg.det": ("differentiated", "LAPACK (cofactors, from the SVD where det is 0); in loops and branches too (not prange)"),
+    "linalg.slogdet": ("differentiated", "`sign, logdet = np.linalg.slogdet(A)` (`dA += g inv(A).T`; the sign is constant); "
+                                         "in loops and branches too (not prange)"),
+    "linalg.cholesky": ("differentiated", "LAPACK (Murray 2016): the lower triangle of A, the one it reads, gets "
+                                          "the gradient; in loops and branches too (not prange)"),
     "linalg.eig": ("refused", "for a symmetric matrix np.linalg.eigh; else compute eigenpairs in the driver"),
-    "linalg.eigh": ("differentiated", "`w, V = np.linalg.eigh(A)` at function level (LAPACK; `dA = V (diag(Gw) + "
+    "linalg.eigh": ("differentiated", "`w, V = np.linalg.eigh(A)`, also in loops and branches (LAPACK; `dA = V (diag(Gw) + "
                                       "F o V^T GV) V^T`, F = 1/(w_j - w_i)) on the lower triangle, the one it reads; "
                                       "at repeated eigenvalues ValueError where the result depends on the basis "
                                       "(adtrans/targets/cpu_lapack.py)"),
-    "linalg.eigvalsh": ("differentiated", "at function level (LAPACK; `dA = V diag(G) V^T`, lower triangle; as eigh)"),
-    "linalg.svd": ("differentiated", "`U, s, Vt = np.linalg.svd(A, full_matrices=False)` at function level "
+    "linalg.eigvalsh": ("differentiated", "LAPACK (`dA = V diag(G) V^T`, lower triangle; as eigh); in loops and branches too"),
+    "linalg.svd": ("differentiated", "`U, s, Vt = np.linalg.svd(A, full_matrices=False)`, also in loops and branches "
                                      "(`dA = U diag(G) V^T` for s; Townsend 2016 for U, V^T, which need "
                                      "full_matrices=False unless A is square); at repeated or zero singular values "
                                      "ValueError where the result depends on the basis"),
-    "linalg.cond": ("differentiated", "p None, 2 or -2, at function level: s[0] / s[-1] of the singular values"),
+    "linalg.cond": ("differentiated", "p None, 2 or -2: s[0] / s[-1] of the singular values (also in loops and branches)"),
     "linalg.lstsq": ("differentiated", "the solution `x = np.linalg.lstsq(A, b)[0]` (b a vector or matrix) and the "
-                                       "singular values [3], at function level, A of full column rank (QR of A in "
+                                       "singular values [3], also in loops and branches, A of full column rank (QR of A in "
                                        "the adjoint; else ValueError); residuals and rank refused"),
-    "linalg.qr": ("differentiated", "`Q, R = np.linalg.qr(A)` at function level, A square or tall of full column "
+    "linalg.qr": ("differentiated", "`Q, R = np.linalg.qr(A)`, also in loops and branches, A square or tall of full column "
                                     "rank (Walter et al. 2012; else ValueError)"),
-    "linalg.pinv": ("differentiated", "at function level, A of full rank (Golub & Pereyra; else ValueError)"),
+    "linalg.pinv": ("differentiated", "A of full rank (Golub & Pereyra; else ValueError); also in loops and branches"),
     "fft.fft": ("refused", "write the transform loops"),
     "unique": ("refused", "compute it in the driver"),
     "histogram": ("refused", "piecewise constant: compute it in the driver"),

@@ -38,7 +38,8 @@ from ..analyse.types import is_array, scalar_dtype_name
 from ..ir.walk import (array_target, forward_only, is_draw, is_lapack, is_product, iter_nodes, iter_stmts,
                        loaded_names, makes_array, product_operands, reads, scalar_target, stored_names)
 from ..ir.liveness import upward_exposed
-from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
+from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange, rebound_by_lapack
+from .lapack_saves import LapackSaves
 from .loops import LoopStrategies
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
@@ -81,7 +82,7 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves):
     def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False,
                  checkpoint_loops=False):
         self.norm, self.types, self.act = norm, types, act
@@ -107,6 +108,7 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
                 s.iter.func = name("range")
             if is_draw(s):
                 self.check_draw(s)
+            self.refuse_lapack_in_prange(s, parents)
             if isinstance(s, ast.Assign) and isinstance(s.value, ast.Subscript) and t is not None \
                     and not is_lapack(s.value) and is_array(types.get(t)):
                 raise error(s, f"array view `{ast.unparse(s.value)}` (part of an array bound to `{t}`)",
@@ -372,10 +374,11 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
         return False
 
     def written_arrays(self) -> set:
-        """Arrays (by alias root) that some statement of the kernel stores into."""
+        """Arrays (by alias root) that some statement of the kernel stores into (or rebinds to a LAPACK result)."""
         if "written" not in self._needed_cache:
+            # a LAPACK result bound in a loop is another array each iteration: written, for this purpose
             self._needed_cache["written"] = {self.root_array(a) for s, _ in iter_stmts(self.norm.body)
-                                             for a in [array_target(s)] if a}
+                                             for a in [array_target(s) or rebound_by_lapack(s)] if a}
         return self._needed_cache["written"]
 
     def _read_outside(self, region, x) -> bool:
@@ -441,7 +444,12 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
             elif isinstance(v, ast.Name) and is_array(self.types.get(x)) and self.is_active(x) \
                     and self.adj(x) != self.adj(v.id):
                 fwd.append(ast.Assign(targets=[name(self.adj(x), True)], value=name(self.adj(v.id))))
-        rev = self.rules.reverse(s) + self.kill_adjoint(s, x, scope, depth)
+        rev = self.rules.reverse(s)
+        if isinstance(s, ast.Assign) and is_lapack(s.value):
+            saves, pops = self.lapack_saves(s, scope, depth, rev)
+            fwd += saves
+            rev = pops + rev
+        rev += self.kill_adjoint(s, x, scope, depth)
         if makes_array(s) and self.is_active(x) \
                 and (depth > 0 or len(self.sites[x]) > 1):
             rev.append(ast.Expr(value=ast.Call(func=ast.Attribute(value=name(self.adj(x)), attr="fill",

@@ -342,7 +342,12 @@ class LoopStrategies:
                 push, pop = self.array_save(scope.tape_scope, src, copy_name, "tape_pop_array", dtype_of=a)
                 fwd.append(push)
                 # popped in the reverse order of the pushes (the last array pushed is on top)
-                rev[:0] = [ast.parse(f"{copy_name} = np.empty_like({src})").body[0], pop]
+                # C order whatever the layout (a LAPACK result is Fortran-ordered): tape_pop_array
+                # fills a C-contiguous array in the order tape_push_array wrote it
+                ty = self.types[a]
+                fresh = f"np.empty_like({src})" if getattr(ty, "layout", "C") == "C" else \
+                    f"np.empty({src}.shape, dtype=np.{ty.dtype})"
+                rev[:0] = [ast.parse(f"{copy_name} = {fresh}").body[0], pop]
         return fwd, rev, renames, snap
 
     def array_save(self, ts, src, into, pop_fn, dtype_of=None):

@@ -31,7 +31,8 @@ def conditional_names(body) -> set:
 
 
 def _array_pop(stmts, k):
-    """``(copy, tape, top, src)`` when ``stmts[k:k + 2]`` is ``copy = np.empty_like(src)`` then
+    """``(copy, tape, top, src)`` when ``stmts[k:k + 2]`` is ``copy = np.empty_like(src)`` (or
+    ``np.empty(src.shape, dtype=...)``, C order) then
     ``top = tape_pop_array(tape, top, copy)``, else None."""
     if k + 1 >= len(stmts):
         return None
@@ -41,9 +42,16 @@ def _array_pop(stmts, k):
                                           and ast.unparse(b.value.func) == "tape_pop_array"):
         return None
     if not (isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call)
-            and ast.unparse(a.value.func) == "np.empty_like" and ast.unparse(b.value.args[2]) == a.targets[0].id):
+            and ast.unparse(b.value.args[2]) == a.targets[0].id and len(a.value.args) == 1
+            and all(k.arg == "dtype" for k in a.value.keywords)):
         return None
-    return a.targets[0].id, t[1], t[2], ast.unparse(a.value.args[0])
+    func, arg = ast.unparse(a.value.func), a.value.args[0]
+    if func == "np.empty_like":
+        return a.targets[0].id, t[1], t[2], ast.unparse(arg)
+    if func == "np.empty" and isinstance(arg, ast.Attribute) and arg.attr == "shape":
+        # a C-order copy of an array of any layout (lapack_saves)
+        return a.targets[0].id, t[1], t[2], ast.unparse(arg.value)
+    return None
 
 
 def _pushes_onto(stmts, tape) -> bool:

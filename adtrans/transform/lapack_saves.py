@@ -1,0 +1,117 @@
+"""Saves for LAPACK calls inside loops, branches and inlined helpers (a mixin of
+:class:`~adtrans.transform.builder.AdjointBuilder`).
+
+A kept LAPACK statement (``x = np.linalg.solve(A, b)``, see :mod:`adtrans.rules.linalg`) has an
+array-level adjoint that reads whole arrays: some of its operands and its result (``A`` and ``x``
+for ``solve``, the factor ``L`` for ``cholesky``, ``V`` for ``eigh``).  At the kernel's function
+level nothing rewrites them before the reverse sweep (``normalise.threeaddr.
+refuse_overwritten_lapack``).  Elsewhere they may be rewritten between the call and its reverse:
+``J`` and ``x`` are made afresh by every iteration of a Newton loop, ``P`` is updated in place by
+every step of a Kalman filter.  Each such array is saved where the call runs and its reverse reads
+the saved copy:
+
+- in a taped loop (``depth > 0``): pushed onto the tape after the call, popped before its reverse
+  (``A_saved = np.empty(A.shape)`` and ``tape_pop_array``, read in place from the tape where
+  nothing is pushed while the copy is in use: ``lowering.pops_as_views``); an array is saved
+  where the kernel writes it or binds it inside a loop;
+- in a fused or recomputed iteration and at function level inside a branch (``depth == 0``): the
+  forward statements run once before the reverse, so ``A_saved = A.copy()`` after the call, and
+  only where a later statement of the iteration (of the kernel) writes, rebinds or passes ``A``
+  to a call.
+
+LAPACK calls in ``prange`` bodies are refused (:meth:`refuse_lapack_in_prange`): their
+adjoints would allocate per iteration and the per-thread tapes are sized for scalars.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..analyse.loops import loop_is_prange
+from ..ir.walk import array_target, is_lapack, iter_stmts, lapack_operands, reads, scalar_target
+
+
+class LapackSaves:
+    """Mixin of :class:`~adtrans.transform.builder.AdjointBuilder`."""
+
+    def refuse_lapack_in_prange(self, s, parents):
+        """A kept LAPACK call inside a ``prange`` body: refused with its line."""
+        if isinstance(s, ast.Assign) and is_lapack(s.value) and any(loop_is_prange(p) for p in parents):
+            raise self.error(s.value, f"np.{s.value.adtrans_lapack} inside a prange loop (its array-level adjoint "
+                                      "needs each iteration's operands saved as arrays)",
+                             "use range() for this loop, or call the kernel once per iteration from a "
+                             "prange driver")
+
+    def lapack_read_arrays(self, s, rev) -> list:
+        """The arrays (operands and result of LAPACK statement ``s``) that its reverse ``rev`` reads, in order."""
+        cands = list(dict.fromkeys(lapack_operands(s.value) + [s.targets[0].id]))
+        loaded = {n.id for r in rev for n in ast.walk(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return [a for a in cands if a in loaded and a in self.types and getattr(self.types[a], "ndim", 0)]
+
+    def _changes_in_loops(self, a) -> bool:
+        """Whether the kernel writes array ``a`` (by root) or binds it inside a loop."""
+        if self.root_array(a) in self.written_arrays():
+            return True
+        for site in self.sites.get(a, ()):
+            if site is None or any(isinstance(p, (ast.For, ast.While)) for p in self.ancestors.get(id(site), ())):
+                return True
+        return False
+
+    def _after(self, s, region) -> list:
+        """The statements that run after ``s`` up to the end of ``region`` (a statement list that
+        holds ``s``, through ``if`` branches): its later siblings at every level."""
+        chain = list(self.ancestors.get(id(s), ())) + [s]
+        out, inside = [], False
+        bodies = [region]
+        for node in chain:
+            inside = inside or any(b is region for b in bodies)
+            for body in bodies if inside else ():
+                for j, t in enumerate(body):
+                    if t is node:
+                        out += body[j + 1:]
+            bodies = [getattr(node, f) for f in ("body", "orelse") if isinstance(getattr(node, f, None), list)]
+        return out
+
+    def _changed_after(self, a, stmts) -> bool:
+        """Whether ``stmts`` (nested ones included) write, rebind or pass to a call array ``a`` (by root)."""
+        r = self.root_array(a)
+        for t, _ in iter_stmts(stmts):
+            hit = array_target(t) or scalar_target(t)
+            if hit is not None and self.root_array(hit) == r:
+                return True
+            if isinstance(t, ast.Expr) and r in {self.root_array(x) for x in reads(t)}:
+                return True
+        return False
+
+    def lapack_saves(self, s, scope, depth, rev):
+        """``(forward, reverse)`` statements saving the arrays the reverse ``rev`` of LAPACK statement
+        ``s`` reads where they may be rewritten before it (see the module docstring); ``rev`` is
+        renamed in place to read the copies."""
+        if not self.ancestors.get(id(s)) and depth == 0 and scope.parent is None:
+            return [], []           # function level: refuse_overwritten_lapack keeps them intact
+        fwd, back, renames = [], [], {}
+        for a in self.lapack_read_arrays(s, rev):
+            saved = self.norm.alloc.fresh(a + "_saved")
+            if depth > 0:
+                if not self._changes_in_loops(a):
+                    continue
+                if a in self.varying_arrays:
+                    raise self.error(s.value, f"np.{s.value.adtrans_lapack} of an array whose shape changes from "
+                                              f"iteration to iteration (`{a}`) inside a taped loop",
+                                     "keep the operands' shapes fixed across iterations")
+                push, pop = self.array_save(scope.tape_scope, a, saved, "tape_pop_array")
+                fwd.append(push)
+                # popped in the reverse order of the pushes (the last array pushed is on top)
+                back[:0] = [ast.parse(f"{saved} = np.empty({a}.shape)").body[0], pop]
+            else:
+                region = self.norm.body if scope.root is None else scope.root.body
+                if not self._changed_after(a, self._after(s, region)):
+                    continue
+                fwd.append(ast.parse(f"{saved} = {a}.copy()").body[0])
+            self.types[saved] = self.types[a]
+            renames[a] = saved
+        for r in rev:
+            for n in ast.walk(r):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in renames:
+                    n.id = renames[n.id]
+        self.need(back)
+        return fwd, back
