@@ -40,6 +40,7 @@ from ..ir.walk import (array_target, forward_only, is_draw, is_lapack, is_produc
 from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange
 from .loops import LoopStrategies
+from .varlen import VaryingLengths
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
@@ -81,7 +82,7 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, VaryingLengths):
     def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False,
                  checkpoint_loops=False):
         self.norm, self.types, self.act = norm, types, act
