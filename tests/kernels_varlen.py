@@ -141,12 +141,23 @@ def prange_time_loop(U, thr, nt):
 
 
 @njit
-def carried_mask_array(u0, nt):
+def nested_compaction(u0, nt):
     u = u0.copy()
-    v = u[u > 0.5]
     acc = 0.0
     for t in range(nt):
-        acc += np.sum(v * v)        # the previous iteration's compaction: carried
-        v = u[u > 0.5 + 0.1 * t]
-        u = u * 0.95
+        for k in range(2):
+            v = u[u > 0.2 * k]      # <- allocated in a nested loop, read after it
+        acc += np.sum(v * v)
+        u = u - 0.1
+    return acc
+
+
+@njit
+def argwhere_rows(M, nt):
+    acc = 0.0
+    for t in range(nt):
+        rc = np.argwhere(M > 0.5)   # <- 2-d positions
+        for k in range(rc.shape[0]):
+            acc += M[rc[k, 0], rc[k, 1]] * t
+        M = M * 1.1
     return acc

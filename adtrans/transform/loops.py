@@ -191,7 +191,7 @@ class LoopStrategies:
         init.adtrans_trip_counter = True
         fi, ri = self.simple(init, scope, depth)
         body = f + [ast.AugAssign(target=name(count, True), op=ast.Add(), value=ast.Constant(1))]
-        fwd = fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
+        fwd = saves + fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
         rev = [ast.For(target=name(self.norm.alloc.fresh("_"), True),
                        iter=ast.Call(func=name("range"), args=[name(count)], keywords=[]),
                        body=r or [ast.Pass()], orelse=[])] + ri

@@ -52,7 +52,7 @@ def _np_dtype(dt) -> str:
 
 def reads_elements(stmts, x) -> bool:
     """Whether ``stmts`` may read the elements of array ``x``: anything but ``x.shape``,
-    ``x.size`` and the shape-only calls (``np.empty_like(x)``)."""
+    ``x.size``, the shape-only calls (``np.empty_like(x)``) and stores ``x[i] = v``."""
     shape_only = set()
     for n in iter_nodes(ast.Module(body=list(stmts), type_ignores=[])):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr in ("shape", "size", "ndim"):
@@ -60,6 +60,8 @@ def reads_elements(stmts, x) -> bool:
         if isinstance(n, ast.Call) and ast.unparse(n.func) in _SHAPE_ONLY:
             f = ast.unparse(n.func)
             shape_only |= {id(a) for a in (n.args[2:3] if f == "tape_view" else n.args[:1])}
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name):
+            shape_only.add(id(n.value))         # a store (a rerun filling it) needs only its length
     return any(isinstance(n, ast.Name) and n.id == x and isinstance(n.ctx, ast.Load) and id(n) not in shape_only
                for n in iter_nodes(ast.Module(body=list(stmts), type_ignores=[])))
 
@@ -121,12 +123,12 @@ class VaryingLengths:
             elif upward_exposed(L.body, x):
                 problem = "read in an iteration before it is allocated (carried to the next iteration)"
             elif ty.ndim != 1 or ty.layout != "C":
-                problem = f"{ty.ndim}-dimensional"
+                problem = f"{ty.ndim}-dimensional" if ty.ndim != 1 else "not C-contiguous"
             elif any(self.root_array(a) == x for a in aliased):
                 problem = "bound to a second name"
             if problem is not None:
                 raise self.error(s, f"an array whose length changes from iteration to iteration inside a taped "
-                                    f"loop ({why}), {problem}", FIXED_SHAPE_HINT)
+                                    f"loop ({why}): `{x}` is {problem}", FIXED_SHAPE_HINT)
             out.append(x)
         return out
 
@@ -156,7 +158,10 @@ class VaryingLengths:
                 back.append(q)
             rec += [ast.parse(f"{n} = {x}.shape[0]").body[0], save]
             if shadow is not None:
-                back.append(ast.parse(f"{shadow} = np.zeros({n})").body[0])
+                # bound before the loop too: a name bound only under a branch of a prange body
+                # would look shared to Numba's parfor pass
+                init.append(ast.parse(f"{shadow} = np.zeros(0, dtype={dt})").body[0])
+                back.append(ast.parse(f"{shadow} = np.zeros({n}, dtype={dt})").body[0])
                 r = [s for s in r if not _fills(s, shadow)]
             push += rec
             pop[:0] = back
