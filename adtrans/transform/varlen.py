@@ -34,7 +34,7 @@ from numba.core import types as nbtypes
 
 from ..analyse.types import is_array
 from ..ir.liveness import upward_exposed
-from ..ir.markers import save_restore
+from ..ir.markers import comment, save_restore
 from ..ir.walk import is_alloc, iter_nodes, iter_stmts, reads
 
 # NumPy calls whose result's length depends on the values of their arguments
@@ -165,4 +165,8 @@ class VaryingLengths:
                 r = [s for s in r if not _fills(s, shadow)]
             push += rec
             pop[:0] = back
+        if push:
+            names = ", ".join(x for x in arrays if any(x == getattr(t, "id", None) for st in init for t in st.targets))
+            push.insert(0, comment(f"record the binding of {names} (length varies per iteration) for the reverse sweep"))
+            pop.insert(0, comment(f"the previous iteration's binding of {names} back (lengths from the tape, shadows zero)"))
         return init, push, r + pop
