@@ -73,3 +73,15 @@ def test_bindings_that_cannot_be_replayed_are_refused(fn, args, what):
         adtrans.grad(fn)(*args)
     msg = str(e.value)
     assert f"kernels_varlen.py:{marked_line(fn)}:" in msg and what in msg and "np.where(mask, x, 0.0)" in msg
+
+
+@pytest.mark.slow      # ~40 s: two adjoints and a tangent compiled
+def test_hessian_vector_product_through_rebound_arrays():
+    """Second order reads the generated adjoint back (the rebinding included): H v against central
+    differences of the gradient."""
+    v = np.random.default_rng(3).standard_normal(U0.size)
+    hv = adtrans.hvp(K.compacting_read)(U0.copy(), 3, v)
+    g = lambda x: adtrans.grad(K.compacting_read)(x.copy(), 3)
+    h = 1e-5
+    fd = (g(U0 + h * v) - g(U0 - h * v)) / (2 * h)
+    np.testing.assert_allclose(hv, fd, rtol=1e-7, atol=1e-9)
