@@ -78,6 +78,27 @@ def masked_update_while(u0, thr, decay, tol):
 
 
 @njit
+def nonzero_while(u0, lo, tol):
+    u = u0.copy()
+    while np.sum(u) < tol:
+        idx = np.nonzero(u < lo)[0]
+        u[idx] += 0.1 * u[idx] ** 2 + 0.05
+        u = u * 1.01
+    return np.sum(u * u)
+
+
+@njit
+def compacting_while(u0, tol):
+    u = u0.copy()
+    acc = 0.0
+    while np.max(u) > tol:
+        v = u[u > 0.0]
+        acc += np.sum(v * v)
+        u = u - 0.3
+    return acc
+
+
+@njit
 def where_positions(u0, lo, nt):
     u = u0.copy()
     for t in range(nt):

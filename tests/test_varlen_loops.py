@@ -24,6 +24,8 @@ CASES = [
     (K.combined, [U0, 0.5, 0.4, 0.9, 0.05, 4], ("dup", "const", "const", "active", "active", "const")),
     (K.combined_while, [U0, 0.5, 0.4, 0.9, 0.05, 0.27], ("dup", "const", "const", "active", "active", "const")),
     (K.masked_update_while, [U0, 0.5, 0.9, 1.07], ("dup", "const", "active", "const")),
+    (K.nonzero_while, [U0, 0.5, 4.9], ("dup", "const", "const")),
+    (K.compacting_while, [U0, 0.2], ("dup", "const")),
     (K.where_positions, [U0, 0.5, 3], ("dup", "const", "const")),
     (K.flatnonzero_positions, [np.linspace(1.0, 2.0, 5), np.array([0.5, 0.7, 0.9, 0.3, 0.65])], ("dup", "const")),
     (K.compacting_sum_in_place, [U0, 3], ("dup", "const")),
