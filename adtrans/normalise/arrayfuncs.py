@@ -326,7 +326,7 @@ REWRITES = {
 
 
 def _nonzero_part(lw, call, part):
-    """``np.nonzero(m)[0]`` (also ``m.nonzero()[0]``) of a 1-d ``m``: ``np.flatnonzero(m)``, a
+    """``np.nonzero(m)[0]`` (also ``m.nonzero()[0]``, ``np.where(m)[0]``) of a 1-d ``m``: ``np.flatnonzero(m)``, a
     constant index array; ``np.nonzero(m)[k]`` of a d-d ``m``: ``np.argwhere(m)[:, k]`` (the same
     indices, row-major order)."""
     method = lw.function_of(call)[0] is None          # m.nonzero()
@@ -375,7 +375,10 @@ def rewrite_calls(lw, s):
         def visit_Subscript(self, node):
             self.generic_visit(node)
             call = node.value
-            if isinstance(call, ast.Call) and (lw.function_of(call)[0] == "nonzero" or isinstance(
+            # np.where(c)[k] is np.nonzero(c)[k] (NumPy: where with the condition alone)
+            one_arg_where = isinstance(call, ast.Call) and lw.function_of(call)[0] == "where" and \
+                len(call.args) == 1 and not call.keywords
+            if one_arg_where or isinstance(call, ast.Call) and (lw.function_of(call)[0] == "nonzero" or isinstance(
                     call.func, ast.Attribute) and call.func.attr == "nonzero" and lw.ndim(call.func.value) > 0):
                 return ast.copy_location(_nonzero_part(lw, node.value, node.slice), node)
             if isinstance(node.ctx, ast.Load):

@@ -2277,7 +2277,8 @@ class ArrayLowering:
                 value=N(src), slice=ast.Subscript(value=N(perm), slice=idx[0], ctx=ast.Load()), ctx=ast.Load()))
         if name == "where":
             if len(args) != 3:
-                raise self.err(e, "np.where with one argument", "use np.where(cond, a, b)")
+                raise self.err(e, "np.where with one argument", "use np.where(cond, a, b), or "
+                                  "np.where(cond)[0] (np.flatnonzero(cond)) for the positions")
             c, a, b = (self.value(x, pre) for x in args)
             return elementwise([c, a, b], join_dtypes([a.dtype, b.dtype]),
                                lambda v: ast.IfExp(test=v[0], body=v[1], orelse=v[2]), chk)

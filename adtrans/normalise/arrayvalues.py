@@ -79,7 +79,8 @@ TABLE = {
     **{k: ("differentiated", "element-wise, broadcasting") for k in ELEMENTWISE_BINOPS},
     **{k: ("constant", "element-wise comparison (boolean result)") for k in COMPARE_UFUNCS},
     "negative": ("differentiated", "element-wise"),
-    "where": ("differentiated", "element-wise selection; the condition is constant"),
+    "where": ("differentiated", "element-wise selection; the condition is constant; np.where(c)[0] is "
+                                "np.nonzero(c)[0] (constant positions)"),
     "clip": ("differentiated", "element-wise min(max(a, lo), hi)"),
     "sum": ("differentiated", "whole array or axis="),
     "prod": ("differentiated", "whole array or axis="),

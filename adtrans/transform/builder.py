@@ -41,6 +41,7 @@ from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange, rebound_by_lapack
 from .lapack_saves import LapackSaves
 from .loops import LoopStrategies
+from .varlen import VaryingLengths
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
 from ..ir.nodes import name
@@ -82,7 +83,7 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves, VaryingLengths):
     def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False,
                  checkpoint_loops=False):
         self.norm, self.types, self.act = norm, types, act

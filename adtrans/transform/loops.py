@@ -16,10 +16,6 @@ from .scope import Scope
 from ..ir.nodes import name
 
 
-# NumPy calls whose result's length depends on the values of their arguments
-DATA_SHAPED_CALLS = frozenset({"flatnonzero", "nonzero", "argwhere", "unique", "extract"})
-_FIXED_SHAPE_HINT = ("keep the shape fixed: np.where(mask, x, 0.0) instead of x[mask], or loop over the "
-                     "elements with `if mask[i]:`")
 
 
 class LoopStrategies:
@@ -144,46 +140,17 @@ class LoopStrategies:
             found.add(x)
         return out
 
-    def refuse_varying_allocations(self, L, why):
-        """A taped loop whose body allocates an array of a length that changes from iteration to
-        iteration (``y = cash[itm]``: the mask's count) is refused: its reverse sweep reads that
-        array's copies and shadow at the length of the last iteration's."""
-        # a length counted in the body (``count += 1`` over the mask) changes from iteration to
-        # iteration, and so do the arrays allocated with it and the lengths read from those
-        variant = {a.target.id for a, _ in iter_stmts(L.body)
-                   if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
-        varying = set()
-        for a, _ in iter_stmts(L.body):     # index arrays whose length is the data's (np.flatnonzero(m))
-            if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call) \
-                    and ast.unparse(a.value.func).split(".")[-1] in DATA_SHAPED_CALLS:
-                variant.add(a.targets[0].id)
-                varying.add(a.targets[0].id)
-        for s, _ in iter_stmts(L.body):
-            if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and reads(s.value) & variant:
-                x = s.targets[0].id
-                if is_alloc(s.value) and s.value.args and reads(s.value.args[0]) & variant or \
-                        not is_array(self.types.get(x)):
-                    variant.add(x)
-                ty = self.types.get(x)
-                if not (is_alloc(s.value) and is_array(ty)):
-                    continue
-                varying.add(x)
-                if str(ty.dtype).startswith("float"):
-                    raise self.error(s, f"a float array whose length changes from iteration to iteration inside "
-                                        f"a taped loop ({why})", _FIXED_SHAPE_HINT)
-        return varying
-
     def taped_loop(self, L, scope, depth, why):
-        # integer arrays of a varying length (a mask's positions) are served, except where a
-        # nested loop would snapshot them (see snapshots)
-        varying = self.refuse_varying_allocations(L, why) - self.varying_arrays
+        # arrays of a length that varies per iteration (a mask's positions, a compacting read):
+        # each reverse iteration gets its own iteration's binding back (transform/varlen.py)
+        varying = set(self.rebound_arrays(L, self.varying_allocations(L), why)) - self.varying_arrays
         self.varying_arrays |= varying
         try:
-            return self._taped_loop(L, scope, depth, why)
+            return self._taped_loop(L, scope, depth, why, sorted(varying))
         finally:
             self.varying_arrays -= varying
 
-    def _taped_loop(self, L, scope, depth, why):
+    def _taped_loop(self, L, scope, depth, why, varying=()):
         saves, pops = self.compound_save(L, scope, only_header=True)
         # loop-invariant values: saved once around the loop, not before every iteration's
         # assignment (Enzyme's loop-invariant cache hoisting); each iteration assigns the same value
@@ -203,7 +170,10 @@ class LoopStrategies:
         if redone:
             choice += f"; recomputed in the reverse sweep, not taped (cheap): {', '.join(redone)}"
         note = comment(f"taped loop ({why}): the forward sweep records overwritten values{choice}")
-        state = self.checkpoint_state(L, scope, depth, f)
+        init, record, r = self.rebind_per_iteration(varying, scope, f, r)
+        f = record + f
+        saves += init
+        state = self.checkpoint_state(L, scope, depth, f) if not init else None
         if state is not None:
             return self.checkpointed_loop(L, scope, f, r, saves, pops, state, why, choice)
         if isinstance(L, ast.For):
@@ -221,7 +191,7 @@ class LoopStrategies:
         init.adtrans_trip_counter = True
         fi, ri = self.simple(init, scope, depth)
         body = f + [ast.AugAssign(target=name(count, True), op=ast.Add(), value=ast.Constant(1))]
-        fwd = fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
+        fwd = saves + fi + [note, ast.While(test=copy.deepcopy(L.test), body=body, orelse=[])]
         rev = [ast.For(target=name(self.norm.alloc.fresh("_"), True),
                        iter=ast.Call(func=name("range"), args=[name(count)], keywords=[]),
                        body=r or [ast.Pass()], orelse=[])] + ri
@@ -333,12 +303,7 @@ class LoopStrategies:
                 fwd.append(ast.Assign(targets=[name(copy_name, True)],
                                       value=ast.parse(f"{src}.copy()", mode="eval").body))
             else:
-                if a in self.varying_arrays or src in self.varying_arrays:
-                    # its copies are popped at the current binding's length, not at each iteration's
-                    raise self.error(L, f"an array whose length changes from iteration to iteration (`{a}`, "
-                                        f"e.g. the positions of a mask or np.flatnonzero) read by a loop "
-                                        f"nested in a taped loop",
-                                     _FIXED_SHAPE_HINT)
+                # a varying-length array has its iteration's binding here (transform/varlen.py)
                 push, pop = self.array_save(scope.tape_scope, src, copy_name, "tape_pop_array", dtype_of=a)
                 fwd.append(push)
                 # popped in the reverse order of the pushes (the last array pushed is on top)
