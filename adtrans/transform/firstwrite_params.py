@@ -96,9 +96,10 @@ def _rewrite(T, L, G, d, stable) -> bool:
     """Rewrite the kill loop ``L`` and the gather ``G`` (module docstring) when provably right."""
     stored = _store_counts(T)
 
-    def defs(upto):
-        return {s.targets[0].id: s.value for s in T.body[:T.body.index(upto)] if isinstance(s, ast.Assign)
-                and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and stored.get(s.targets[0].id) == 1}
+    def defs(upto):             # {name: (position in T.body, value)} of the names assigned once in T
+        return {s.targets[0].id: (k, s.value) for k, s in enumerate(T.body[:T.body.index(upto)])
+                if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and stored.get(s.targets[0].id) == 1}
     span = _range(L, stable, stored, defs(L))
     if span is None or L.target.id in {x for s in L.body for x in stored_names(s)}:
         return False
@@ -175,8 +176,9 @@ def _bound(e, stable, stored, defs, depth=0):
     if isinstance(e, ast.Constant) and type(e.value) is int:
         return ("c", e.value)
     if isinstance(e, ast.Name):
-        if e.id in defs:
-            return _bound(defs[e.id], stable, stored, defs, depth + 1)
+        if e.id in defs:        # resolved with the definitions before its own only
+            k, value = defs[e.id]
+            return _bound(value, stable, stored, {x: d for x, d in defs.items() if d[0] < k}, depth + 1)
         return ("v", e.id, 0) if e.id in stable and e.id not in stored else None
     if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and isinstance(e.right, ast.Constant) \
             and type(e.right.value) is int:
