@@ -116,7 +116,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
                            checkpoint_loops=getattr(target, "checkpoint_loops", False))
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
-    func = first_writes(tidy(func, marked.builder.scalar_names()))
+    discard = frozenset() if target.keeps_outputs else frozenset(arrays)
+    func = first_writes(tidy(func, marked.builder.scalar_names(), discard))
     if target.skips_zero_adjoints:
         func = skip_zero_adjoints(func)
     decorator = target.decorator(primal, conv["parallel"], cache)
