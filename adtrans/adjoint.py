@@ -60,11 +60,14 @@ class AdjointFunction:
     Call it with the primal arguments in order, each ``"dup"`` argument
     followed by its shadow, then the seed (the adjoint of the returned float;
     omit it for kernels returning nothing).  Returns the tuple of adjoints of
-    the ``"active"`` arguments.  Compiled once per argument types.
+    the ``"active"`` arguments.  Compiled once per argument types.  ``target``: the CPU target
+    (:data:`~adtrans.targets.cpu.CPU_NO_OUTPUTS` for a caller that reads none of the primal's
+    outputs after the call: the adjoint may then leave them unwritten).
     """
 
-    def __init__(self, fn, activity):
+    def __init__(self, fn, activity, target=CPU):
         self.fn = fn
+        self.target = target
         self.activity = tuple(a.lower() for a in activity)
         self.primal = primal_of(fn)
         if len(self.activity) != len(self.primal.params):
@@ -80,7 +83,7 @@ class AdjointFunction:
         key = host_key(primal_args)
         hit = self._by_key.get(key) if key is not None else None
         if hit is None:
-            gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+            gen, fn = compiled(self.fn, self.activity, typeof_args(primal_args), self.target)
             pairs = aliasing_pairs(self.primal.params, self.activity, gen.written, gen.parallel)
             if key is not None:     # a scalar argument (in the key: its type) shares no memory
                 flat = [k for k, a in enumerate(self.activity) for _ in range(2 if a == "dup" else 1)]
@@ -140,7 +143,7 @@ class AdjointFunction:
 
     def source(self, *primal_args) -> str:
         """The generated adjoint source for the types of ``primal_args``."""
-        gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), CPU)
+        gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), self.target)
         return gen.function_source
 
 
@@ -165,7 +168,7 @@ def jit_entry(adj: AdjointFunction):
                 raise ActivityError(f"too few arguments for the adjoint of {adj.primal.name} {activity}")
             primal_types.append(types[k])
             k += 2 if a == "dup" else 1
-        gen, disp = compiled(adj.fn, activity, tuple(primal_types), CPU)
+        gen, disp = compiled(adj.fn, activity, tuple(primal_types), adj.target)
         if gen.seed_args:
             raise ActivityError(f"{adj.primal.name} returns arrays: call its adjoint from Python (seed=...)")
         given = len(types) - k

@@ -8,7 +8,7 @@ from .cuda import CudaAdjointKernel
 from .cuda.target import CudaTarget
 from .parse import Primal, is_cuda_dispatcher
 from .targets.base import DRIVER, Target
-from .targets.cpu import CPU
+from .targets.cpu import CPU, CPU_NO_OUTPUTS
 
 
 def target_of(fn, tape_capacity: int | None = None) -> Target:
@@ -25,9 +25,11 @@ def target_of(fn, tape_capacity: int | None = None) -> Target:
     return CPU
 
 
-def kernel_adjoint(fn, activity):
+def kernel_adjoint(fn, activity, keeps_outputs: bool = True):
     """The adjoint object of the kernel ``fn``: a :class:`~adtrans.cuda.CudaAdjointKernel` for
-    ``@cuda.jit`` kernels, else an :class:`~adtrans.adjoint.AdjointFunction`."""
+    ``@cuda.jit`` kernels, else an :class:`~adtrans.adjoint.AdjointFunction`.  ``keeps_outputs=False``:
+    the caller reads none of the primal's outputs after the adjoint's call (a CPU adjoint may then
+    leave them unwritten)."""
     if target_of(fn).kind == "cuda":
         return CudaAdjointKernel(fn, activity)
-    return AdjointFunction(fn, activity)
+    return AdjointFunction(fn, activity, CPU if keeps_outputs else CPU_NO_OUTPUTS)

@@ -117,7 +117,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
                            checkpoint_loops=getattr(target, "checkpoint_loops", False))
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
-    func = first_writes(tidy(func, marked.builder.scalar_names()))
+    discard = frozenset() if target.keeps_outputs else frozenset(arrays)
+    func = first_writes(tidy(func, marked.builder.scalar_names(), discard))
     vectors = {marked.builder.adj(p) for p, t in zip(primal.params, argtypes)
                if param_activity.get(p) == "dup" and target.is_array_type(t) and getattr(t, "ndim", 0) == 1}
     func = param_first_writes(func, vectors)

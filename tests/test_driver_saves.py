@@ -4,20 +4,24 @@ A kernel's *outputs* (parameters it writes and never reads) need no copy before 
 no earlier statement reads their old values (the driver adjoint scans backwards, loops from
 their end too); saved copies are reused across calls.  Gradients against central differences
 (every array's final value is in the objective, so scratch arrays count), plus aliasing and
-loop-carried cases where the copy must stay.
+loop-carried cases where the copy must stay.  A driver's kernel adjoints do not write the
+kernel's outputs back (the driver restores the saved ones after the call and never reads the
+others): element stores into an array the adjoint never reads are left out.
 """
 import os
 import sys
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, prange
 
 sys.path.insert(0, os.path.dirname(__file__))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_source, last_tape_nbytes, runtime  # noqa: E402
 from adtrans.analyse.effects import read_params, written_params  # noqa: E402
+from adtrans.adjoint import AdjointFunction  # noqa: E402
+from adtrans.targets.cpu import CPU_NO_OUTPUTS  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(5)
@@ -86,6 +90,29 @@ def read_then_output(x, a, b):
     return s + sumsq(a)
 
 
+@njit(parallel=True)
+def two_outputs(x, y, s, r):
+    """y = x sin(x), s = x**2, r = y s (the adjoint reads y and s back: their stores stay)."""
+    for i in prange(x.shape[0]):
+        y[i] = np.sin(x[i]) * x[i]
+        s[i] = x[i] * x[i]
+    for i in prange(x.shape[0]):
+        r[i] = y[i] * s[i]
+
+
+@njit(parallel=True)
+def outputs_only(x, y, s):
+    for i in prange(x.shape[0]):
+        y[i] = np.sin(x[i]) * x[i]
+        s[i] = x[i] * x[i]
+
+
+def through_outputs(x, y, s, r):
+    outputs_only(x, y, s)
+    two_outputs(s, y, r, x)         # x overwritten: its old value is saved for outputs_only
+    return sumsq(y) + sumsq(s) + sumsq(r) + sumsq(x)
+
+
 def _skips(src, kernel):
     return [ln for ln in src.splitlines() if f"checkpoint({kernel}" in ln]
 
@@ -148,3 +175,26 @@ def test_aliased_arguments_save_everything():
     with pytest.raises(adtrans.ActivityError):
         adtrans.autodiff(read_then_output, adtrans.Duplicated(x, np.zeros(4)),
                          adtrans.Duplicated(arr, np.zeros(8)), adtrans.Duplicated(arr, np.zeros(8)))
+
+
+def _stores(src, name):
+    return [ln.strip() for ln in src.splitlines() if ln.strip().startswith(f"{name}[")]
+
+
+def test_driver_kernel_adjoints_leave_unread_outputs_unwritten():
+    x, y, s, r = RNG.uniform(0.3, 1.2, 7), np.zeros(7), np.zeros(7), np.zeros(7)
+    act = ("dup", "dup", "dup", "dup")
+    kept = AdjointFunction(outputs_only, act[:3]).source(x, y, s)
+    dropped = AdjointFunction(outputs_only, act[:3], CPU_NO_OUTPUTS).source(x, y, s)
+    assert _stores(kept, "y") and _stores(kept, "s")
+    assert not _stores(dropped, "y") and not _stores(dropped, "s") and "np.sin" in dropped
+    both = AdjointFunction(two_outputs, act, CPU_NO_OUTPUTS).source(x, y, s, r)
+    assert _stores(both, "y") and _stores(both, "s") and not _stores(both, "r")   # y, s read back
+    check(through_outputs, [x, y, s, r])
+    # the driver adjoint ends in the primal's final state
+    args = [x.copy(), y.copy(), s.copy(), r.copy()]
+    expect = [a.copy() for a in args]
+    through_outputs(*expect)
+    adtrans.autodiff(through_outputs, *(adtrans.Duplicated(a, np.ones_like(a)) for a in args))
+    for a, e in zip(args, expect):
+        assert np.array_equal(a, e)

@@ -537,11 +537,13 @@ _ADJOINTS: dict = {}
 
 
 def _kernel_adjoint_function(kernel, activity):
-    """``adtrans.adjoint(kernel, activity)``, kept per kernel and activity."""
+    """``adtrans.adjoint(kernel, activity)``, kept per kernel and activity; it need not leave the
+    kernel's outputs in its arrays: :func:`kernel_adjoint` restores the checkpointed ones after the
+    call and no earlier statement reads the others."""
     key = (kernel, activity)
     adj = _ADJOINTS.get(key)
     if adj is None:
-        adj = _ADJOINTS[key] = kernel_adjoint_function(kernel, activity)
+        adj = _ADJOINTS[key] = kernel_adjoint_function(kernel, activity, keeps_outputs=False)
     return adj
 
 

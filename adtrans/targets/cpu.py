@@ -47,22 +47,25 @@ class CpuTarget(Target):
     and popped arrays are read in place (see :mod:`adtrans.targets.cpu_runtime`), and matrix
     products may stay BLAS calls; False gives the plain form (fresh tapes, popped copies, products
     as loops) that the tangent of an adjoint (second order, :mod:`adtrans.transform.tangent`)
-    reads back."""
+    reads back.  ``keeps_outputs=False``: the adjoint need not leave the primal's outputs in the
+    caller's arrays (driver adjoints: :data:`CPU_NO_OUTPUTS`)."""
     kind = "cpu"
     tape_by_cost = True
 
-    def __init__(self, pools: bool = True):
+    def __init__(self, pools: bool = True, keeps_outputs: bool = True):
         self.pools = pools
+        self.keeps_outputs = keeps_outputs
         # checkpointed time loops: asked for by ADTRANS_CHECKPOINT=1 (off by default: on this
         # machine rerunning a segment costs more than the tape traffic it saves, see the README)
         self.checkpoint_loops = pools and os.environ.get("ADTRANS_CHECKPOINT", "0") == "1"
 
     @property
     def key(self) -> tuple:
-        return ((self.kind,) if self.pools else (self.kind, "plain")) + (("checkpoint",) if self.checkpoint_loops else ())
+        return (self.kind,) + self.digest_parts()
 
     def digest_parts(self) -> tuple:
-        return (() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
+        return ((() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
+                + (() if self.keeps_outputs else ("no-outputs",)))
 
     @property
     def skips_zero_adjoints(self) -> bool:
@@ -128,3 +131,6 @@ class CpuTarget(Target):
 CPU = CpuTarget()
 #: the CPU target without tape pools or tape views: adjoints meant to be differentiated again
 CPU_PLAIN = CpuTarget(pools=False)
+#: the CPU target for adjoints whose caller reads none of the primal's outputs after the call
+#: (the kernel adjoints of a driver adjoint, :func:`adtrans.driver.runtime.kernel_adjoint`)
+CPU_NO_OUTPUTS = CpuTarget(keeps_outputs=False)

@@ -47,11 +47,13 @@ _PURE_CALLS = {"abs", "min", "max", "float", "int", "bool", "len", "range", "num
 _COMPOUND = (ast.For, ast.While, ast.If)
 
 
-def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
+def tidy(func: ast.FunctionDef, scalars=frozenset(), discard=frozenset()) -> ast.FunctionDef:
     """Apply the clean-up passes above to ``func`` in place and return it.
 
     ``scalars``: names known to hold scalars; only their ``x += v`` may be dropped as dead
-    (on an array ``+=`` updates it in place)."""
+    (on an array ``+=`` updates it in place).  ``discard``: array parameters whose values after
+    the call nobody reads (a driver adjoint restores or ignores them): their element stores go
+    like those of an unread local array when no element of theirs is read in the function."""
     _Fold().visit(func)
     params = {a.arg for a in func.args.args}
     for _ in range(6):
@@ -59,7 +61,8 @@ def tidy(func: ast.FunctionDef, scalars=frozenset()) -> ast.FunctionDef:
         stored = _stored_names(func.body)
         func.body = _sink(func.body, stored, params)
         _zero_fold(func.body, set())
-        func.body = _dead_stores(_drop_unread_stores(func.body, _unread_arrays(func, params)), set(), scalars)[0]
+        unread = _unread_arrays(func, params, discard)
+        func.body = _dead_stores(_drop_unread_stores(func.body, unread), set(), scalars)[0]
         _dead_kills(func, params)
         _propagate_params(func, params)
         func.body = _propagate_copies(func.body, _stored_names(func.body))
@@ -303,8 +306,9 @@ _ALLOCATIONS = {"np.empty", "np.zeros", "np.ones", "np.full", "np.empty_like", "
 _SHAPE_READS = {"shape", "size", "ndim", "dtype"}
 
 
-def _local_array_uses(func, params) -> dict:
-    """For each local array (bound once, by a NumPy allocation, not a parameter) whose every other
+def _local_array_uses(func, params, discard=frozenset()) -> dict:
+    """For each local array (bound once, by a NumPy allocation, not a parameter; or a parameter of
+    ``discard`` never bound in the function) whose every other
     mention is an element access, ``x.shape`` (size, ndim, dtype) or the template of
     ``np.zeros_like(x)`` / ``np.empty_like(x)``: whether any element is read (``x[i]`` loaded,
     ``x[i] += v`` counts as a store).  Any other use (a call, a tape push, a view, a return, a
@@ -336,12 +340,14 @@ def _local_array_uses(func, params) -> dict:
         ok[x] = ok.get(x, True) and (store or shape or like or (element and not store))
         if element and not store:
             read[x] = True
-    return {x: read.get(x, False) for x, good in ok.items() if good and bound.get(x) == 1 and x not in params}
+    return {x: read.get(x, False) for x, good in ok.items()
+            if good and (bound.get(x) == 1 and x not in params or x in discard and x in params and x not in bound)}
 
 
-def _unread_arrays(func, params) -> set:
-    """Local arrays (see :func:`_local_array_uses`) whose elements nothing reads."""
-    return {x for x, r in _local_array_uses(func, params).items() if not r}
+def _unread_arrays(func, params, discard=frozenset()) -> set:
+    """Local arrays and parameters of ``discard`` (see :func:`_local_array_uses`) whose elements
+    nothing reads."""
+    return {x for x, r in _local_array_uses(func, params, discard).items() if not r}
 
 
 def _drop_unread_stores(stmts, unread: set) -> list:

@@ -101,8 +101,10 @@ if __name__ == "__main__":
     res = replay(calls, a.threads, a.repeat)
     for nt, rows in res.items():
         tot = [sum(r[i] for r in rows.values()) for i in range(4)]
-        print("threads=%d  %-48s %9s %9s %9s %9s %6s" % (nt, "kernel (ms, medians)", "adj cpu", "adj wall",
-                                                        "fwd cpu", "fwd wall", "ratio"))
-        for name, r in sorted(rows.items(), key=lambda kv: -kv[1][1]):
-            print("  %-56s %9.2f %9.2f %9.2f %9.2f %6.1f" % (name, *r, r[1] / max(r[3], 1e-9)))
-        print("  %-56s %9.2f %9.2f %9.2f %9.2f" % ("total", *tot))
+        print("threads=%d  %-48s %9s %9s %9s %9s %6s %6s" % (nt, "kernel (ms, medians)", "adj cpu", "adj wall",
+                                                            "fwd cpu", "fwd wall", "r cpu", "r wall"))
+        for name, r in sorted(rows.items(), key=lambda kv: -kv[1][0]):
+            print("  %-56s %9.2f %9.2f %9.2f %9.2f %6.1f %6.1f" % (name, *r, r[0] / max(r[2], 1e-9),
+                                                               r[1] / max(r[3], 1e-9)))
+        print("  %-56s %9.2f %9.2f %9.2f %9.2f %6.1f %6.1f" % ("total", *tot, tot[0] / max(tot[2], 1e-9),
+                                                           tot[1] / max(tot[3], 1e-9)))
