@@ -44,3 +44,75 @@ def binned_ranges(x, lo, hi, edges_in, w):
     e = np.histogram(x, 6, (lo, hi))[1]
     c2, e2 = np.histogram(x, edges_in)
     return np.sum(c * e[1:] ** 2) + np.sum(c2 * e2[:-1] * w)
+
+
+# ----------------------------------------------------------------- drivers (plain Python)
+@njit
+def col_energy(v):
+    return np.sum(v ** 2)
+
+
+@njit
+def pair_loss(a, b):
+    return a * a + b
+
+
+def column_driver(A, c):
+    """A column of a matrix flattened before a kernel call: ``A[:, c].ravel()``."""
+    col = A[:, c].ravel()
+    return col_energy(col)
+
+
+def reshape_driver(A, x):
+    """``.reshape``, ``np.reshape``, ``np.ravel`` and ``.flatten`` of active arrays."""
+    flat = A.reshape(-1)
+    M = np.reshape(flat * x.sum(), (A.shape[1], A.shape[0]))
+    return col_energy(np.ravel(M[:, 1:]).copy()) + col_energy(A.T.flatten())
+
+
+def tuple_driver(x, y):
+    """A tuple of active values, unpacked (and again, swapped) and indexed."""
+    pair = (x * 2.0, y + 1.0)
+    a, b = pair
+    a, b = b * a, a
+    return pair_loss(a, b) + pair_loss(pair[1], a)
+
+
+def list_unpack_driver(x, y):
+    parts = [x * 2.0, y + 1.0]
+    a, b = parts
+    return pair_loss(a, b)
+
+
+@njit
+def sum_pair(p):
+    return p[0] + p[1]
+
+
+def tuple_to_kernel_driver(x, y):
+    """A tuple of active values passed whole to a kernel: refused at its line."""
+    pair = (x * 2.0, y)
+    return sum_pair(pair)
+
+
+# ----------------------------------------------------------------- Hermitian eigenvalues
+@njit
+def hermitian_levels(H, x):
+    """A complex matrix: refused at its parameter, with the real embedding as the hint."""
+    w = np.linalg.eigvalsh(H * x)
+    return np.sum(w ** 2)
+
+
+@njit
+def hermitian_levels_real(A, B, x):
+    """The same levels from the real symmetric embedding of ``A + iB`` (each eigenvalue twice)."""
+    M = np.vstack((np.hstack((A, -B)), np.hstack((B, A))))
+    w = np.linalg.eigvalsh(M * x)
+    return 0.5 * np.sum(w ** 2)
+
+
+@njit
+def complex_cast(A):
+    H = A.astype(np.complex128)
+    w, V = np.linalg.eigh(H)
+    return np.sum(w ** 2)
