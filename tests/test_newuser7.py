@@ -26,6 +26,8 @@ def test_histogram_counts_are_constant():
     adtrans.autodiff(K.binned_weights, adtrans.Duplicated(x.copy(), dx), adtrans.Duplicated(w.copy(), dw))
     np.testing.assert_array_equal(dw, np.histogram(x, bins=5)[0])
     assert np.all(dx == 0.0)
+    X, w3 = RNG.standard_normal((4, 7)), RNG.standard_normal(3)
+    assert check(K.binned_rows, [X, w3], primal=K.binned_rows.py_func) < 1e-6
 
 
 def test_histogram_edges_are_differentiated():
