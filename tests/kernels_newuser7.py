@@ -126,3 +126,25 @@ def binned_rows(X, w):
         h, _ = np.histogram(X[i], bins=3, range=(-1.0, 1.0))
         tot += np.sum(h * w) * X[i, 0]
     return tot
+
+
+@njit
+def heat_step(u, c):
+    un = u.copy()
+    for i in range(1, u.shape[0] - 1):
+        un[i] = u[i] + c * (u[i - 1] - 2 * u[i] + u[i + 1])
+    return un
+
+
+def extremes_driver(u0, c, n=4):
+    """Whole-array np.max/np.min/.max() and .std()/np.var of active arrays in a driver."""
+    u = u0
+    for k in range(n):
+        u = heat_step(u, c)
+    z = (u - u.mean()) / u.std()
+    return np.max(u) - u.min() + np.sum(z ** 4) + np.var(u0) + np.amin(u0 * c)
+
+
+def list_extreme_driver(x, y):
+    parts = [x * 2.0, y + 1.0, x * y]
+    return np.max(parts) + np.std(parts)

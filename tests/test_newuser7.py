@@ -69,3 +69,9 @@ def test_complex_parameter_is_refused_with_the_real_embedding():
     assert abs(K.hermitian_levels.py_func(A + 1j * B, 1.3) - K.hermitian_levels_real.py_func(A, B, 1.3)) < 1e-10
     assert check(K.hermitian_levels_real, [A, B, 1.3], primal=K.hermitian_levels_real.py_func) < 1e-6
     assert check(K.complex_cast, [A], primal=K.complex_cast.py_func) < 1e-5     # real values cast: differentiated
+
+
+def test_driver_whole_array_extremes_and_spreads():
+    u0 = RNG.standard_normal(8)
+    assert check(K.extremes_driver, [u0, 0.2]) < 1e-6
+    assert check(K.list_extreme_driver, [1.5, 0.5]) < 1e-6

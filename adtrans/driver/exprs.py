@@ -255,6 +255,8 @@ class ExprAdjoint:
                 self.reduction(node, name, recv, kw.get("axis", args[0] if args else None), c)
             elif name == "dot":
                 self.binop(node, recv, ast.MatMult, args[0], c)
+            elif name in ("max", "min", "std", "var") and not args and not kw:
+                self.whole(name, recv, c)
             elif name in ("ravel", "flatten", "reshape"):       # the same elements in another shape
                 self.grad(recv, f"_np.reshape({c}, _np.shape({self.value(recv)}))")
             else:
@@ -274,6 +276,10 @@ class ExprAdjoint:
                 return
             if name in ("max", "min") and kind.kind == "builtin" and len(args) == 1 and not kw:
                 self.grad(args[0], f"_rt.pick({c}, {self.value(args[0])}, {name == 'max'!r})")   # the first extreme
+                return
+            if name in ("max", "min", "amax", "amin", "std", "var") and kind.kind == "numpy" and \
+                    len(args) == 1 and not kw:
+                self.whole(name.lstrip("a") if name in ("amax", "amin") else name, args[0], c)
                 return
             if name in ("ravel", "reshape") and kind.kind == "numpy" and args and not any(
                     self.active(a) for a in args[1:]):
@@ -351,6 +357,14 @@ class ExprAdjoint:
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
                       "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
+
+    def whole(self, name, arg, c):
+        """``np.max``/``min``/``std``/``var`` of a whole array (no axis)."""
+        v = self.value(arg)
+        if name in ("max", "min"):
+            self.grad(arg, f"_rt.extreme({c}, {v}, {name == 'max'!r})")
+        else:
+            self.grad(arg, f"_rt.spread_adjoint({c}, {v}, {name == 'std'!r})")
 
     def lapack(self, node, func, args, c, part=None):
         """``np.linalg.solve(A, b)`` and the other functions of the LAPACK table: the kernels' rule
