@@ -148,3 +148,16 @@ def extremes_driver(u0, c, n=4):
 def list_extreme_driver(x, y):
     parts = [x * 2.0, y + 1.0, x * y]
     return np.max(parts) + np.std(parts)
+
+
+def unpack_rows_driver(X, x):
+    """``a, b = X`` (rows of an active matrix) and ``p, q = x`` (elements of an active vector)."""
+    a, b = X
+    p, q = x
+    return np.sum(a * b) * p + q * q
+
+
+def unpack_twice_driver(x, y):
+    pair = (x * 2.0, y)
+    a, a = pair
+    return a * x

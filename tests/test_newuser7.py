@@ -75,3 +75,9 @@ def test_driver_whole_array_extremes_and_spreads():
     u0 = RNG.standard_normal(8)
     assert check(K.extremes_driver, [u0, 0.2]) < 1e-6
     assert check(K.list_extreme_driver, [1.5, 0.5]) < 1e-6
+
+
+def test_driver_unpacking_of_active_rows_and_elements():
+    assert check(K.unpack_rows_driver, [RNG.standard_normal((2, 3)), RNG.standard_normal(2)]) < 1e-6
+    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser7.py:162:.*`pair` into a name twice"):
+        adtrans.grad(K.unpack_twice_driver)(1.5, 0.5)

@@ -569,6 +569,9 @@ class Sweeps:
         active = self.act.expr(s.value)
         if active and not isinstance(s.value, ast.Name):
             raise self.error(s, "tuple unpacking of an active value", "assign the elements one by one")
+        if active and (len(set(s.targets)) != len(s.targets) or s.value.id in s.targets):
+            raise self.error(s, f"unpacking the active `{s.value.id}` into a name twice or into itself",
+                             "give each element its own new name")
         names = ", ".join(s.targets)
         out = []
         taped = [t for t in s.targets if not self.stable(t)]     # stable names are never taped
