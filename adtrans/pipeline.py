@@ -68,6 +68,13 @@ def check_activity(primal: Primal, activity, argtypes) -> dict:
         raise ActivityError(f"{primal.name} has {len(params)} parameters ({', '.join(params)}) but "
                             f"{len(activity)} activities were given")
     out = {}
+    for k, (p, t) in enumerate(zip(params, argtypes)):
+        if isinstance(getattr(t, "dtype", t), nbtypes.Complex):
+            raise primal.error(primal.tree.args.args[k], f"complex parameter `{p}` ({t})",
+                               "kernels compute with real numbers: pass the real and imaginary parts as two "
+                               "float arrays; for np.linalg.eigh/eigvalsh of a Hermitian A + iB use the real "
+                               "symmetric np.vstack((np.hstack((A, -B)), np.hstack((B, A)))) (each eigenvalue "
+                               "twice)")
     for p, a, t in zip(params, activity, argtypes):
         a = a.lower()
         if a not in ACTIVITIES:

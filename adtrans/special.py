@@ -1,6 +1,7 @@
 """Special functions that derivative templates call (ground floor: imports nothing of adtrans).
 
-``special.digamma`` is the derivative of ``math.lgamma`` (and ``math.gamma``'s is
+``special.histogram_counts`` is the counts of ``np.histogram`` (a constant the array lowering
+keeps as a call). ``special.digamma`` is the derivative of ``math.lgamma`` (and ``math.gamma``'s is
 ``gamma(x) * digamma(x)``); Numba has no digamma, so this one is written here.  Generated
 CPU kernels and tangents import this module as ``special``; drivers call the array version
 (:func:`digamma_array`).
@@ -50,3 +51,11 @@ def digamma_array(x):
     for k in range(flat.size):
         res[k] = digamma(flat[k])
     return out if out.ndim else float(out)
+
+
+@njit(cache=True)
+def histogram_counts(a, bins=10, range=None):
+    """The counts of ``np.histogram(a, bins, range)``, as Numba computes them: a constant of the
+    array lowering (the edges are differentiated there, ``np.linspace`` of the range); generated
+    kernels call it where the primal reads ``np.histogram(...)[0]``."""
+    return np.histogram(a, bins, range)[0]

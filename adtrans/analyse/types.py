@@ -16,6 +16,7 @@ from numba.core.registry import cpu_target
 from numba.core.rewrites.static_raise import RewriteConstRaises
 from numba.core.untyped_passes import RewriteDynamicRaises
 
+from .. import special
 from ..errors import TypingError
 from ..ir.lines import first_line, line_map, locate
 
@@ -24,7 +25,7 @@ _COUNTER = [0]
 
 def namespace(norm) -> dict:
     """Globals the normalised or generated code refers to."""
-    ns = {"math": math, "np": np, "numba": numba}
+    ns = {"math": math, "np": np, "numba": numba, "special": special}
     ns.update(norm.global_arrays)
     return ns
 

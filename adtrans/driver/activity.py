@@ -165,6 +165,9 @@ class Activity:
             if s.kind == "kernel" and self.kernel(s.call):
                 for t in s.targets:
                     self.mark(t)
+            elif s.kind != "kernel" and isinstance(s.value, ast.Name) and self.expr(s.value):
+                for t in s.targets:         # a, b = parts: each element may be active
+                    self.mark(t)
 
     def kernel(self, call: KernelCall) -> bool:
         """Mark what an active kernel call writes; returns whether the call is active."""

@@ -192,8 +192,9 @@ class ExprAdjoint:
             self.call(node, c)
         elif isinstance(node, ast.Tuple):
             raise g.error(node, "a tuple of active values in a driver",
-                          "make it a list (`parts = [a, b]`: sum, max, min, np.array, indexing and for loops "
-                          "over it are differentiated)")
+                          "bind it to a name read only as `pair[k]` or `a, b = pair`, pass its elements to the "
+                          "kernel one by one, or make it a list (`parts = [a, b]`: sum, max, min, np.array, "
+                          "indexing and for loops over it are differentiated)")
         else:
             raise g.error(node, f"{type(node).__name__} expression with an active value in a driver",
                           "drivers differentiate arithmetic, NumPy elementwise functions, sum/mean/dot, "
@@ -254,6 +255,10 @@ class ExprAdjoint:
                 self.reduction(node, name, recv, kw.get("axis", args[0] if args else None), c)
             elif name == "dot":
                 self.binop(node, recv, ast.MatMult, args[0], c)
+            elif name in ("max", "min", "std", "var") and not args and not kw:
+                self.whole(name, recv, c)
+            elif name in ("ravel", "flatten", "reshape"):       # the same elements in another shape
+                self.grad(recv, f"_np.reshape({c}, _np.shape({self.value(recv)}))")
             else:
                 raise g.error(node, f"method .{name}() on an active array in a driver")
             return
@@ -271,6 +276,14 @@ class ExprAdjoint:
                 return
             if name in ("max", "min") and kind.kind == "builtin" and len(args) == 1 and not kw:
                 self.grad(args[0], f"_rt.pick({c}, {self.value(args[0])}, {name == 'max'!r})")   # the first extreme
+                return
+            if name in ("max", "min", "amax", "amin", "std", "var") and kind.kind == "numpy" and \
+                    len(args) == 1 and not kw:
+                self.whole(name.lstrip("a") if name in ("amax", "amin") else name, args[0], c)
+                return
+            if name in ("ravel", "reshape") and kind.kind == "numpy" and args and not any(
+                    self.active(a) for a in args[1:]):
+                self.grad(args[0], f"_np.reshape({c}, _np.shape({self.value(args[0])}))")
                 return
             if name in ("sum", "mean") and kind.kind == "numpy":
                 self.reduction(node, name, args[0], kw.get("axis", args[1] if len(args) > 1 else None), c)
@@ -344,6 +357,14 @@ class ExprAdjoint:
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
                       "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
+
+    def whole(self, name, arg, c):
+        """``np.max``/``min``/``std``/``var`` of a whole array (no axis)."""
+        v = self.value(arg)
+        if name in ("max", "min"):
+            self.grad(arg, f"_rt.extreme({c}, {v}, {name == 'max'!r})")
+        else:
+            self.grad(arg, f"_rt.spread_adjoint({c}, {v}, {name == 'std'!r})")
 
     def lapack(self, node, func, args, c, part=None):
         """``np.linalg.solve(A, b)`` and the other functions of the LAPACK table: the kernels' rule

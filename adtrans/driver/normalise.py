@@ -74,8 +74,9 @@ class AugAssign(Stmt):
 
 @dataclass
 class Unpack(Stmt):
-    """``a, b = value`` for a value without derivatives (``divmod(n, 2)``), or for the tuple a
-    kernel returns (``value`` the call, ``call`` its :class:`KernelCall`; ``kind`` ``"kernel"``)."""
+    """``a, b = value`` for a value without derivatives (``divmod(n, 2)``) or a name (``a, b = parts``:
+    each target aliases its element), or for the tuple a kernel returns (``value`` the call,
+    ``call`` its :class:`KernelCall`; ``kind`` ``"kernel"``)."""
     targets: list = field(default_factory=list)
     value: ast.expr = None
     kind: str = "pure"
@@ -439,6 +440,10 @@ class Normaliser:
                 return name
         if _built_list(value):
             return self.list_literal(name, value, out)
+        if _built_list(value, tuples=True) and self.only_read_by_parts(name):
+            # pair = (f(x), g(y)) read only as pair[k] or a, b = pair: built as a list (its shadows
+            # a list of shadows), which those reads cannot tell from the tuple
+            return self.list_literal(name, ast.List(elts=value.elts, ctx=ast.Load()), out)
         if isinstance(value, ast.ListComp) and self.has_effect(value):
             return self.list_comprehension(name, value, out)
         if isinstance(value, ast.IfExp) and self.has_effect(value):
@@ -456,6 +461,21 @@ class Normaliser:
         else:
             out.append(self.mk(Assign, target=name, value=val, kind="pure"))
         return name
+
+    def only_read_by_parts(self, name: str) -> bool:
+        """Is ``name`` read only by constant indices (``name[0]``) and as the value of an unpacking
+        (``a, b = name``) in the driver?"""
+        parts = set()
+        for s in self.body:
+            for node in iter_nodes(s):
+                if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+                        isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+                    parts.add(id(node.value))
+                elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and \
+                        all(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+                    parts.add(id(node.value))
+        return not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and
+                       id(n) not in parts for s in self.body for n in iter_nodes(s))
 
     def list_literal(self, name: str, value, out) -> str:
         """``name = [a, b(x)]`` (a literal with a computed element): ``name = []`` and one

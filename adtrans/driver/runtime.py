@@ -391,6 +391,24 @@ def pick(bar, like, largest: bool):
     return out
 
 
+def extreme(bar, a, largest: bool):
+    """Adjoint of ``np.max(a)`` / ``np.min(a)`` (whole array): ``bar`` at the first extreme element
+    (``np.argmax``/``np.argmin``, as the kernels' rule), zero elsewhere."""
+    arr = np.asarray(a)
+    out = np.zeros(arr.shape)
+    out.flat[int(np.argmax(arr) if largest else np.argmin(arr))] = bar
+    return out.tolist() if isinstance(a, list) else out
+
+
+def spread_adjoint(bar, a, std: bool):
+    """Adjoint of ``np.var(a)`` / ``np.std(a)`` (whole array, ddof=0): ``bar 2 (a - m) / n`` for the
+    variance, ``bar (a - m) / (n s)`` for the deviation ``s`` (singular at zero spread)."""
+    arr = np.asarray(a, dtype=np.float64)
+    d = arr - arr.mean()
+    out = bar * d / (arr.size * arr.std()) if std else 2.0 * bar * d / arr.size
+    return out.tolist() if isinstance(a, list) else out
+
+
 def sequence(iterable):
     """The values a driver ``for`` loop runs over, kept for the reverse sweep (ranges stay ranges)."""
     return iterable if isinstance(iterable, range) else list(iterable)

@@ -566,22 +566,42 @@ class Sweeps:
     def fwd_Unpack(self, s: Unpack) -> list:
         if s.kind == "kernel":
             return self.fwd_unpack_kernel(s)
-        if self.act.expr(s.value):
+        active = self.act.expr(s.value)
+        if active and not isinstance(s.value, ast.Name):
             raise self.error(s, "tuple unpacking of an active value", "assign the elements one by one")
+        if active and (len(set(s.targets)) != len(s.targets) or s.value.id in s.targets):
+            raise self.error(s, f"unpacking the active `{s.value.id}` into a name twice or into itself",
+                             "give each element its own new name")
         names = ", ".join(s.targets)
         out = []
         taped = [t for t in s.targets if not self.stable(t)]     # stable names are never taped
         if taped:
             out.append(f"_tape.append(({', '.join(self.binding(t) for t in taped)},))")
-        return out + [f"{names} = {ast.unparse(s.value)}"]
+        out.append(f"{names} = {ast.unparse(s.value)}")
+        if active:          # a, b = parts: each target aliases its element, as a = parts[0]
+            vs = self.shadow(s.value.id)
+            out += [f"{self.shadow(t)} = _rt.getitem_shadow({vs}, _np.s_[{k}])"
+                    for k, t in enumerate(s.targets) if self.act.name(t)]
+        return out
 
     def rev_Unpack(self, s: Unpack) -> list:
         if s.kind == "kernel":
             return self.rev_unpack_kernel(s)
         taped = [t for t in s.targets if not self.stable(t)]
-        if not taped:
-            return []
-        return [self.comment(s), f"{', '.join(self.binding(t) for t in taped)}, = _tape.pop()"]
+        out = []
+        if self.act.expr(s.value):      # each target's adjoint back to its element of the value
+            bars = []
+            for k, t in enumerate(s.targets):
+                if self.act.name(t):
+                    bar = self.temp("_b")
+                    out.append(f"{bar} = {self.shadow(t)}")
+                    bars.append((k, bar))
+        if taped:
+            out.append(f"{', '.join(self.binding(t) for t in taped)}, = _tape.pop()")
+        if self.act.expr(s.value):
+            vs = self.shadow(s.value.id)
+            out += [f"_rt.getitem_adjoint({vs}, _np.s_[{k}], {bar})" for k, bar in bars]
+        return [self.comment(s)] + out if out else []
 
     def fwd_unpack_kernel(self, s: Unpack) -> list:
         """``a, b = kernel(...)``: tape the old bindings, call, check the results, zero shadows."""

@@ -149,7 +149,7 @@ def array_reads(s) -> set[str]:
     if isinstance(s, ast.Assign) and is_product(s.value):
         return set(product_operands(s.value))
     if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and getattr(s.value, "adtrans_kind", None) == \
-            "opaque" and (dotted(s.value.func) or "").startswith("np."):
+            "opaque" and (dotted(s.value.func) or "").startswith(("np.", "special.")):
         # a NumPy call of whole arrays without a derivative (np.count_nonzero(m), np.argsort(x)): it
         # reads every element of its array arguments (names of scalars among them are never stored
         # into); len(x) reads only the extent

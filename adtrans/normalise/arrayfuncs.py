@@ -17,7 +17,8 @@ Two kinds of entries, both read by :class:`.arrays.ArrayLowering`:
   ``np.cumprod`` (a running product, a carried scalar), ``np.convolve``/``np.correlate`` (one
   accumulation per output element over the overlapping range), ``np.interp`` (a constant
   ``searchsorted`` index, then the linear formula: derivatives w.r.t. ``x``, ``fp`` and ``xp``),
-  ``np.cross``, ``np.tri``, ``np.diagflat``, ``np.broadcast_to``, ``np.repeat``, ``np.take``,
+  ``np.cross``, ``np.kron`` (a product of a floor-divided and a
+  wrapped index), ``np.tri``, ``np.diagflat``, ``np.broadcast_to``, ``np.repeat``, ``np.take``,
   ``np.median``/``np.percentile``/``np.quantile`` (through the sort permutation, as ``np.sort``:
   the adjoint goes to the one or two order statistics read).
 
@@ -366,6 +367,41 @@ def _split_mixed_index(lw, node):
     return ast.copy_location(ast.Subscript(value=view, slice=elts[k], ctx=ast.Load()), node)
 
 
+def _histogram_part(lw, call, part):
+    """``np.histogram(a, bins, range)`` as Numba computes it: ``[0]``, the counts, a constant call
+    (marked, so it is not split again); ``[1]``, the bin edges, ``bins`` itself for an array of
+    edges, else ``np.linspace(lo, hi, bins + 1)`` with ``lo, hi`` the ``range`` or ``a``'s minimum and
+    maximum, so the edges are differentiated; ``part`` None: the tuple of both."""
+    a = _args(lw, call, list(call.args), {k.arg: k.value for k in call.keywords}, ("a", "bins", "range"),
+              {"bins": C(10)})
+    if part is not None and not (isinstance(part, ast.Constant) and part.value in (0, 1)):
+        raise lw.err(call, f"`{ast.unparse(call)}[{ast.unparse(part)}]`",
+                     "counts, edges = np.histogram(a, bins) (the tuple has two parts)")
+    counts = copy.deepcopy(call)
+    counts.adtrans_counts = True
+    if part is not None and part.value == 0:
+        return counts
+    bins, rng = a["bins"], a["range"]
+    if lw.ndim(bins) > 0:
+        edges = _np(lw, "copy", copy.deepcopy(bins))
+    else:
+        if _none(rng):
+            lo, hi = _np(lw, "min", copy.deepcopy(a["a"])), _np(lw, "max", copy.deepcopy(a["a"]))
+        elif isinstance(rng, ast.Tuple) and len(rng.elts) == 2:
+            lo, hi = (copy.deepcopy(x) for x in rng.elts)
+        else:
+            lo, hi = (ast.Subscript(value=copy.deepcopy(rng), slice=C(k), ctx=ast.Load()) for k in (0, 1))
+        edges = _np(lw, "linspace", lo, hi, add(copy.deepcopy(bins), C(1)))
+    edges = ast.copy_location(edges, call)
+    if part is not None:
+        return edges
+    return ast.Tuple(elts=[counts, edges], ctx=ast.Load())
+
+
+def _is_histogram(lw, e):
+    return isinstance(e, ast.Call) and lw.function_of(e)[0] == "histogram" and not getattr(e, "adtrans_counts", False)
+
+
 def rewrite_calls(lw, s):
     """Statement ``s`` with every call of a :data:`REWRITES` function replaced by its rewrite
     (innermost first; the bodies of compound statements are left to their own turn), and mixed
@@ -373,6 +409,9 @@ def rewrite_calls(lw, s):
 
     class R(ast.NodeTransformer):
         def visit_Subscript(self, node):
+            if _is_histogram(lw, node.value):
+                node.value.args = [self.visit(a) for a in node.value.args]
+                return ast.copy_location(_histogram_part(lw, node.value, node.slice), node)
             self.generic_visit(node)
             call = node.value
             # np.where(c)[k] is np.nonzero(c)[k] (NumPy: where with the condition alone)
@@ -388,6 +427,8 @@ def rewrite_calls(lw, s):
         def visit_Call(self, node):
             self.generic_visit(node)
             name, recv = lw.function_of(node)
+            if _is_histogram(lw, node):
+                return ast.copy_location(_histogram_part(lw, node, None), node)
             if name not in REWRITES:
                 return node
             args = ([recv] if recv is not None else []) + list(node.args)
@@ -752,6 +793,28 @@ def _order_statistic(kind):
     return value
 
 
+def _kron(lw, call, args, kw, pre):
+    """``np.kron(a, b)`` of 1-d or 2-d operands (a 1-d one beside a 2-d one is a row): element
+    ``(i, j)`` is ``a[i // p, j // q] * b[i % p, j % q]`` for ``b`` of shape ``(p, q)``."""
+    a = _args(lw, call, args, kw, ("a", "b"))
+    x, y = lw.value(a["a"], pre), lw.value(a["b"], pre)
+    if not (1 <= x.ndim <= 2 and 1 <= y.ndim <= 2):
+        raise lw.err(call, f"np.kron of {x.ndim}-d and {y.ndim}-d operands",
+                     "1-d or 2-d operands (write the element loop for more axes)")
+    nd = max(x.ndim, y.ndim)
+    xs = [lw.extent_atom(s, pre) for s in x.shape]
+    ys = [lw.extent_atom(s, pre) for s in y.shape]
+    if nd == 2:
+        xs, ys = [C(1)] * (2 - x.ndim) + xs, [C(1)] * (2 - y.ndim) + ys
+
+    def at(idx):
+        outer = [ast.BinOp(left=copy.deepcopy(i), op=ast.FloorDiv(), right=copy.deepcopy(q)) for i, q in zip(idx, ys)]
+        inner = [ast.BinOp(left=copy.deepcopy(i), op=ast.Mod(), right=copy.deepcopy(q)) for i, q in zip(idx, ys)]
+        return ast.BinOp(left=x.at(outer[nd - x.ndim:]), op=ast.Mult(), right=y.at(inner[nd - y.ndim:]))
+    shape = [Axis(ast.BinOp(left=copy.deepcopy(p), op=ast.Mult(), right=copy.deepcopy(q))) for p, q in zip(xs, ys)]
+    return Gen(shape, join_dtypes([x.dtype, y.dtype]), at)
+
+
 def _nd_first(lw, call, args, kw):
     return lw.ndim(args[0]) if args else 0
 
@@ -766,6 +829,7 @@ VALUES = {
     "correlate": (lambda lw, call, args, kw: 1, _convolution("correlate")),
     "interp": (_nd_first, _interp),
     "cross": (lambda lw, call, args, kw: max(lw.ndim(a) for a in args[:2]), _cross),
+    "kron": (lambda lw, call, args, kw: max(lw.ndim(a) for a in args[:2]), _kron),
     "tri": (lambda lw, call, args, kw: 2, _tri),
     "diagflat": (lambda lw, call, args, kw: 2, _diagflat),
     "broadcast_to": (lambda lw, call, args, kw: lw.shape_len(args[1] if len(args) > 1 else kw.get("shape")),
@@ -789,6 +853,9 @@ CONSTANT_CALLS = {
     # window functions of an integer length (np.kaiser's beta: refused where it has a derivative)
     "hanning": (1, "float64"), "hamming": (1, "float64"), "blackman": (1, "float64"), "bartlett": (1, "float64"),
     "kaiser": (1, "float64"),
+    # the counts, np.histogram(...)[0], a call of adtrans.special.histogram_counts (rewrite_calls
+    # gives the edges their own value)
+    "histogram": (1, "int64"),
 }
 
 
@@ -808,16 +875,24 @@ def constant_call(lw, name, call, args, kw, pre):
     if name == "bincount" and (len(args) > 1 or "weights" in kw):
         raise lw.err(call, "np.bincount with weights (a sum with a derivative)",
                      "write the loop: for k in range(len(idx)): out[idx[k]] += w[k]")
+    def scalar(v):                      # np.histogram's range=(lo, hi): a tuple of scalars
+        if isinstance(v, ast.Tuple):
+            return ast.Tuple(elts=[scalar(x) for x in v.elts], ctx=ast.Load())
+        return v if isinstance(v, ast.Constant) else lw.scalar(v, pre)
     out = []
     for a in args:
-        if lw.ndim(a) > 0 and not (isinstance(a, ast.Name) and a.id not in lw.views):
+        if isinstance(a, ast.Tuple):
+            out.append(scalar(a))
+        elif lw.ndim(a) > 0 and not (isinstance(a, ast.Name) and a.id not in lw.views):
             out.append(N(lw.materialise(lw.value(a, pre), pre, call, "arg")))
         elif lw.ndim(a) > 0:
             out.append(a)
         else:
             out.append(lw.scalar(a, pre))
-    kws = [ast.keyword(arg=k, value=v if isinstance(v, ast.Constant) else lw.scalar(v, pre)) for k, v in kw.items()]
-    value = ast.copy_location(ast.Call(func=lw.npf(name), args=out, keywords=kws), call)
+    kws = [ast.keyword(arg=k, value=scalar(v)) for k, v in kw.items()]
+    func = ast.Attribute(value=N("special"), attr="histogram_counts", ctx=ast.Load()) if name == "histogram" \
+        else lw.npf(name)
+    value = ast.copy_location(ast.Call(func=func, args=out, keywords=kws), call)
     dt = CONSTANT_CALLS[name][1]
     nd = constant_ndim(lw, name, call, args)
     if nd == 0:

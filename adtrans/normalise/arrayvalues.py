@@ -152,7 +152,9 @@ TABLE = {
     "linalg.pinv": ("differentiated", "A of full rank (Golub & Pereyra; else ValueError); also in loops and branches"),
     "fft.fft": ("refused", "write the transform loops"),
     "unique": ("refused", "compute it in the driver"),
-    "histogram": ("refused", "piecewise constant: compute it in the driver"),
+    "histogram": ("constant", "the counts (`counts, edges = np.histogram(a, bins, range)`, as Numba computes "
+                              "them); the edges differentiated (np.linspace of range= or of a's min and max; "
+                              "an array of bins: a copy)"),
     "searchsorted": ("constant", "an index (no derivative)"),
     # adtrans.normalise.arrayfuncs
     "roll": ("differentiated", "flattened or along axis=; constant or run-time shift (an index shift)"),
@@ -169,6 +171,7 @@ TABLE = {
     "interp": ("differentiated", "x, xp, fp (NumPy's formula after a constant searchsorted; left/right/period "
                                  "not compiled by Numba)"),
     "cross": ("differentiated", "3-vectors along the last axis, leading axes broadcast"),
+    "kron": ("differentiated", "1-d or 2-d operands (a[i // p, j // q] * b[i % p, j % q])"),
     "average": ("differentiated", "whole array, weights= too (sum(a * w) / sum(w))"),
     "trapezoid": ("differentiated", "1-d y, x= or dx="),
     "ptp": ("differentiated", "whole array: max - min"),
@@ -227,6 +230,7 @@ NUMBA_MISSING = {
 #: so that the primal compiles too).  Checked against Numba by tests/test_masks.py; shown in
 #: ``docs/supported.md``.
 PRIMAL_LIMITS = {
+    "kron": ("a sliced view (layout 'A')", "`np.kron(np.ascontiguousarray(M[:2, :3]), a)`"),
     **{k: ("axis=", f"a loop over the kept axis (`for j in range(A.shape[1]): out[j] = np.{k}(A[:, j])`)")
        for k in ("max", "min", "amax", "amin", "mean", "std", "var", "prod")},
     **{k: ("axis=", f"a loop over the rows (`for i in range(A.shape[0]): B[i] = np.{k}(A[i]{x})`) for axis=1, "

@@ -56,7 +56,10 @@ OPAQUE_CALLS = {"len": "len", "numba.get_thread_id": "numba.get_thread_id",
                 # constant functions of arrays (integer or boolean results, adtrans.normalise.arrayfuncs)
                 **{f"numpy.{f}": f"np.{f}" for f in ("searchsorted", "digitize", "count_nonzero", "flatnonzero",
                                                      "argwhere", "bincount", "array_equal", "allclose", "isclose",
-                                                     "size", "hanning", "hamming", "blackman", "bartlett")}}
+                                                     "size", "hanning", "hamming", "blackman", "bartlett")},
+                # np.histogram's counts (adtrans.special, imported by generated kernels as special)
+                "special.histogram_counts": "special.histogram_counts",
+                "adtrans.special.histogram_counts": "special.histogram_counts"}
 LOOP_CALLS = {"range": "range", "numba.prange": "numba.prange", "numba.parfors.parfor.prange": "numba.prange",
               "numba.misc.special.prange": "numba.prange"}
 
@@ -789,9 +792,12 @@ class Normaliser:
             return ast.copy_location(node, expr)
         if canon in OPAQUE_CALLS or canon.replace("builtins.", "") in OPAQUE_CALLS:
             spell = OPAQUE_CALLS.get(canon) or OPAQUE_CALLS[canon.replace("builtins.", "")]
-            args = [self.atom(a, out, base) for a in expr.args]
-            kws = [ast.keyword(arg=k.arg, value=k.value if isinstance(k.value, ast.Constant) else
-                               self.atom(k.value, out, base)) for k in expr.keywords]     # side='right'
+            def kwval(v):       # side='right'; np.histogram's range=(lo, hi)
+                if isinstance(v, ast.Tuple):
+                    return ast.Tuple(elts=[kwval(x) for x in v.elts], ctx=ast.Load())
+                return v if isinstance(v, ast.Constant) else self.atom(v, out, base)
+            args = [kwval(a) if isinstance(a, ast.Tuple) else self.atom(a, out, base) for a in expr.args]
+            kws = [ast.keyword(arg=k.arg, value=kwval(k.value)) for k in expr.keywords]
             node = ast.Call(func=ast.parse(spell, mode="eval").body, args=args, keywords=kws)
             node.adtrans_kind = "opaque"
             return ast.copy_location(node, expr)
