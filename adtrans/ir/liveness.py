@@ -5,7 +5,7 @@ import ast
 import threading
 from contextlib import contextmanager
 
-from .walk import reads, scalar_target, stored_names
+from .walk import iter_stmts, reads, scalar_target, stored_names
 
 _MEMO = threading.local()
 
@@ -52,12 +52,29 @@ def _stores(s):
     return _memo("stores", s, stored_names)
 
 
+def _all_reads(s) -> frozenset:
+    """Names read anywhere in ``s``: its header and every nested statement's."""
+    return frozenset().union(*(_reads(n) for n, _ in iter_stmts([s])))
+
+
+def _never_read(stmts, x) -> bool:
+    """True if no statement of ``stmts`` (nested ones included) reads ``x``: then no path reads
+    it before assigning it.  Only asked while :func:`fixed_code` is active (each statement's
+    reads are walked once, then looked up; without the memo the walk would cost as much as
+    the question)."""
+    if getattr(_MEMO, "table", None) is None:
+        return False
+    return not any(x in _memo("all reads", s, _all_reads) for s in stmts)
+
+
 def upward_exposed(stmts, x, _under=None) -> bool:
     """True if some path through ``stmts`` reads ``x`` before assigning it.
 
     Two ``if`` statements on the same (unchanged) condition name take the same
     branch, so ``if c: x = 1`` ... ``if c: use(x)`` does not expose ``x``.
     """
+    if _never_read(stmts, x):
+        return False
     under = dict(_under or {})      # condition name -> branch -> x definitely assigned there
     for s in stmts:
         if isinstance(s, ast.If):

@@ -55,6 +55,8 @@ def _shadow_accesses(body, shadow_names):
 # per-thread buffer sums of at most this many elements in all ((n_threads - 1) x size) run
 # serially after the loop; larger ones as a parallel loop over rows
 SERIAL_SUM_MAX = 1 << 17
+# ranks of shadows whose per-thread sums are the runtime's scratch_sum_<n>d (larger ones inline)
+SCRATCH_SUM_MAX_NDIM = 3
 
 
 def _indent(code: str) -> str:
@@ -140,6 +142,25 @@ class PrangeRewriter:
                 out.append(ast.parse(f"{x}[:] = 0").body[0])
         return out
 
+    def _inline_sum(self, d, buf, ndim, nthreads) -> str:
+        """The sum of the per-thread copies ``buf`` into the shadow ``d`` as loops in the adjoint
+        (ranks above :data:`SCRATCH_SUM_MAX_NDIM`): serial up to :data:`SERIAL_SUM_MAX` elements
+        in all, parallel over rows above."""
+        alloc = self.b.norm.alloc
+        t = alloc.fresh("per_thread_slot")
+        r = alloc.fresh("row")
+        inner = [alloc.fresh("col") for _ in range(ndim - 1)]
+        at = ", ".join([r] + inner)
+        body_code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
+        for k in range(ndim - 1, 0, -1):
+            body_code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + _indent(body_code)
+
+        def nest(rows):
+            return f"for {t} in range(max({nthreads} - 1, 0)):\n" + _indent(
+                f"for {r} in {rows}({d}.shape[0]):\n" + _indent(body_code))
+        return (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
+                + "\nelse:\n" + _indent(nest("numba.prange")))
+
     def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks):
         """The name of a flag, set before the loop by a run-time test (:mod:`.injective`), that
         is True when no two iterations of ``loop`` update the same element of shadow ``d``
@@ -218,7 +239,6 @@ class PrangeRewriter:
             here = b.norm.alloc.fresh(d + "_here")
             ours = f"{thread} == 0" + (f" or {one_to_one}" if one_to_one else "")
             head.append(ast.parse(f"{here} = {d} if {ours} else {buf}[{thread} - 1]").body[0])
-            t = b.norm.alloc.fresh("per_thread_slot")
             note = (f"{d}: per-thread buffers ({buf}), the index is not one-to-one in {i}: thread 0 "
                     f"adds into {d} itself, each other thread into its own copy")
             if self.pools:
@@ -228,20 +248,14 @@ class PrangeRewriter:
                 self.scratch_dtypes.add(dt)
                 pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, {slot}, max({nthreads} - 1, 0), "
                                      f"{d})").body[0])
-                r = b.norm.alloc.fresh("row")
-                inner = [b.norm.alloc.fresh("col") for _ in range(ndim - 1)]
-                at = ", ".join([r] + inner)
-                body_code = f"{d}[{at}] += {buf}[{t}, {at}]\n{buf}[{t}, {at}] = 0.0"
-                for k in range(ndim - 1, 0, -1):
-                    body_code = f"for {inner[k - 1]} in range({d}.shape[{k}]):\n" + _indent(body_code)
-
-                def nest(rows):
-                    return f"for {t} in range(max({nthreads} - 1, 0)):\n" + _indent(
-                        f"for {r} in {rows}({d}.shape[0]):\n" + _indent(body_code))
                 # a parallel region costs a launch and a barrier (on a loaded machine, milliseconds of
-                # spinning): small sums run serially, large ones in parallel; same order of additions
-                code = (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
-                        + "\nelse:\n" + _indent(nest("numba.prange")))
+                # spinning): small sums run serially, large ones in parallel; same order of additions.
+                # Up to 3-D, a runtime helper compiled once per machine (targets/cpu_runtime.py: each
+                # prange loop is a kernel of its own for Numba to compile); above, the loops inline
+                if ndim <= SCRATCH_SUM_MAX_NDIM:
+                    code = f"scratch_sum_{ndim}d({d}, {buf})"
+                else:
+                    code = self._inline_sum(d, buf, ndim, nthreads)
                 if one_to_one:
                     code = f"if not {one_to_one}:\n" + _indent(code)
                     note += (f", unless the run-time test before the loop ({one_to_one}) finds that no two "
@@ -251,6 +265,7 @@ class PrangeRewriter:
                              "the sum after the loop zeroes what it adds; serial up to "
                              f"{SERIAL_SUM_MAX} elements in all, parallel above)")
             else:
+                t = b.norm.alloc.fresh("per_thread_slot")
                 shape = ", ".join([f"max({nthreads} - 1, 0)"] + [f"{d}.shape[{k}]" for k in range(ndim)])
                 pre.append(ast.parse(f"{buf} = np.zeros(({shape}), {d}.dtype)").body[0])
                 # summed by loops, not `d += buf[t]`: Numba compiles an array expression's broadcasting

@@ -14,8 +14,8 @@ from .base import IMPORTS_HEAD, Target, fastmath_of, option_source
 IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
                           "\nfrom adtrans.targets.cpu_lapack import " + ", ".join(sorted(LAPACK_HELPERS)) +
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
-                          "scratch_rows, tape_pop_array, tape_push_array, tape_restore_array, tape_take, tape_view, "
-                          "thread_id\n")
+                          "scratch_rows, scratch_sum_1d, scratch_sum_2d, scratch_sum_3d, tape_pop_array, "
+                          "tape_push_array, tape_restore_array, tape_take, tape_view, thread_id\n")
 
 
 def grow_draw_buffers(body: list) -> list:
