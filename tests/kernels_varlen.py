@@ -182,3 +182,44 @@ def argwhere_rows(M, nt):
             acc += M[rc[k, 0], rc[k, 1]] * t
         M = M * 1.1
     return acc
+
+
+@njit
+def carried_compaction(u, nt):
+    acc = 0.0
+    v = u[u > 0.5]
+    for t in range(nt):
+        acc += np.sum(v * v)
+        v = u[u > 0.5 + 0.1 * t]    # <- rebound to another length, read in the next iteration
+        u = u * 0.95
+    return acc
+
+
+@njit
+def carried_positions(u, nt):
+    acc = 0.0
+    idx = np.flatnonzero(u > 0.5)
+    for t in range(nt):
+        acc += np.sum(u[idx] ** 2)
+        idx = np.flatnonzero(u > 0.5 + 0.1 * t)     # <- rebound to another length
+        u = u * 0.95
+    return acc
+
+
+@njit
+def branch_compaction(u, c):
+    v = u[u > 0.5]
+    if c > 0.0:
+        v = u[u > 0.7]              # <- rebound to another length under a branch
+    return np.sum(v * v)
+
+
+@njit
+def rebound_same_length(u, nt):
+    acc = 0.0
+    w = u[u > 0.5]
+    v = w * 1.0
+    for t in range(nt):
+        v = w * (1.0 + 0.1 * t)     # w's length throughout: written into v's array
+        acc += np.sum(v * v)
+    return acc

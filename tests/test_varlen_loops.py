@@ -31,6 +31,7 @@ CASES = [
     (K.compacting_sum_in_place, [U0, 3], ("dup", "const")),
     (K.function_level, [U0, 0.5, 0.4, 0.9, 0.05], ("dup", "const", "const", "active", "active")),
     (K.prange_rows, [A, 0.5], ("dup", "const")),
+    (K.rebound_same_length, [U0, 3], ("dup", "const")),
     pytest.param(K.prange_time_loop, [A, 0.5, 3], ("dup", "const", "const"), marks=pytest.mark.slow),  # ~60 s
 ]
 
@@ -87,3 +88,19 @@ def test_hessian_vector_product_through_rebound_arrays():
     h = 1e-5
     fd = (g(U0 + h * v) - g(U0 - h * v)) / (2 * h)
     np.testing.assert_allclose(hv, fd, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (K.carried_compaction, [U0, 3]),
+    (K.carried_positions, [U0, 3]),
+    (K.branch_compaction, [U0, 1.0]),
+], ids=["mask_read", "flatnonzero", "branch"])
+def test_rebinding_to_another_length_is_refused(fn, args):
+    """Numba rebinds the name; adtrans would write into the old array (run-time ValueError before):
+    refused at normalise time with the line and what to write instead."""
+    fn(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])      # Numba runs it
+    with pytest.raises(adtrans.UnsupportedError, match="length depends on the data") as e:
+        adtrans.grad(fn)(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+    msg = str(e.value)
+    assert f"kernels_varlen.py:{marked_line(fn)}:" in msg and "bind the array afresh" in msg and \
+        "np.where(mask, x, 0.0)" in msg

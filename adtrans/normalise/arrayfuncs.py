@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from .varlength import note_data_shaped
 from .arrayvalues import Axis, Gen, Ref, Scalar, View, C, N, add, bidx, broadcast, elementwise, is_const, \
     join_dtypes, sub
 
@@ -900,6 +901,8 @@ def constant_call(lw, name, call, args, kw, pre):
     t = lw.fresh(name)
     pre.append(ast.copy_location(_assign(t, value), call))
     lw.info[t] = (nd, dt)
+    if name in ("flatnonzero", "argwhere"):
+        note_data_shaped(lw, t)
     if lw.depth > 0:
         # inside a loop the result changes from one iteration to the next: stored into an array
         # the engine sees written (as np.argsort's permutation), so the reverse reads its own

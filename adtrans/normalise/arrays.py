@@ -22,6 +22,7 @@ from ..parse import is_vectorized
 from ..rules.derivatives import LAPACK, intrinsic_of
 from ..ir.walk import iter_nodes
 from .deferred import deferrable
+from .varlength import REGION_MISMATCH, note_data_shaped, refuse_varying_rebinding
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
@@ -66,6 +67,8 @@ class ArrayLowering:
         self.sdt = dict(scalar_types or {})
         self.result_info: list = []
         self.seed_params: list = []      # (name, ndim, dtype) of the seeds of returned arrays
+        self.data_shaped: dict = {}      # arrays whose length is the data's -> where made (varlength.py)
+        self.rebinding = None            # (name, statement) while `x = f(x)` is written into x's array
         self.np = self._numpy_alias()
         self.params = set(norm.p.params)
         self.depth = 0
@@ -755,7 +758,11 @@ class ArrayLowering:
             raise self.err(s, f"rebinding array `{t}` inside a nested loop or branch of a helper",
                            f"copy it first (`{t} = {t}.copy()` before the loop)")
         dst = ast.Subscript(value=N(cur), slice=ast.Slice(), ctx=ast.Store())
-        return self.assign_sub(dst, value, None, pre, s)
+        self.rebinding = (t, s)
+        try:
+            return self.assign_sub(dst, value, None, pre, s)
+        finally:
+            self.rebinding = None
 
     def alias_in_loop(self, t, cur, src, pre, s):
         """``t = src`` inside a loop or branch.  A first binding that nothing writes later stays a
@@ -1110,7 +1117,7 @@ class ArrayLowering:
             val = Ref(View.whole(tmp, val.ndim, val.dtype))
             val.shape = shape        # the temporary has the value's extents (no check between them)
         dst = Ref(view)
-        what = "could not broadcast the value into the assigned region"
+        what = REGION_MISMATCH
         shape = broadcast([dst, val], lambda a, b: self.check(a, b, pre, s, what))
         if len(shape) != dst.ndim or any(a.unit and not d.unit for a, d in zip(shape, dst.shape)):
             raise self.err(s, f"assigning a {val.ndim}-d value to a {dst.ndim}-d region",
@@ -1289,6 +1296,8 @@ class ArrayLowering:
             a, b = xa, add(xb, C(cb - ca))
         if same(a, b):
             return
+        if self.rebinding is not None and what == REGION_MISMATCH:
+            refuse_varying_rebinding(self, a, b)
         if ast.dump(a) > ast.dump(b):      # one spelling per pair (a test is not repeated)
             a, b = b, a
         if is_const(a) and is_const(b):
@@ -1940,6 +1949,7 @@ class ArrayLowering:
             ast.Assign(targets=[ast.Subscript(value=N(pos), slice=N(j), ctx=ast.Store())], value=ix[0]),
             ast.AugAssign(target=N(j, True), op=ast.Add(), value=C(1))], orelse=[])], like)
         self.info[pos] = (1, "int64")
+        note_data_shaped(self, pos)
         self.masks[key] = Ref(View.whole(pos, 1, "int64"))
         return copy.deepcopy(self.masks[key])
 
@@ -2066,6 +2076,7 @@ class ArrayLowering:
                          keywords=[ast.keyword(arg="dtype", value=self.npf(_np_dtype(arr.dtype)))])
         pre.append(ast.copy_location(ast.Assign(targets=[N(t, True)], value=alloc), like))
         self.info[t] = (arr.ndim, arr.dtype)
+        note_data_shaped(self, t, ext)
         units = {k for k, a in enumerate(arr.shape) if a.unit}
         if units:       # `mu = s.reshape(-1, 1)`: axis 1 of mu is 1 by construction, it broadcasts
             self.unit_axes[t] = units
