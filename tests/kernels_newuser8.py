@@ -100,3 +100,29 @@ def passive_tuple_driver(x, n):
     """A tuple of constants passed whole: fine (the kernel's tuple parameter is constant)."""
     shape = (n, n + 1)
     return sum_pair(shape) * np.sum(x * x)
+
+
+# ----------------------------------------------------------------- rows bound to a name first
+@njit
+def named_rows(X, c):
+    rows = []
+    for i in range(X.shape[0]):
+        r = X[i] * c[i]
+        rows.append(r)
+    Y = np.array(rows)
+    return np.sum(Y * Y)
+
+
+@njit
+def filled_rows(X, c):
+    rows = []
+    m = X.shape[1]
+    for i in range(X.shape[0]):
+        r = np.zeros(m)
+        for j in range(m):
+            r[j] = X[i, j] * c[i]
+        rows.append(r)
+    s = 0.0
+    for r2 in rows:
+        s += np.sum(r2 * r2)
+    return s

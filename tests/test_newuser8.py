@@ -13,7 +13,7 @@ from fdcheck import check
 RNG = np.random.default_rng(8)
 
 
-@pytest.mark.parametrize("fn", [K.stacked_rows, K.vstacked_rows, K.summed_rows])
+@pytest.mark.parametrize("fn", [K.stacked_rows, K.vstacked_rows, K.summed_rows, K.named_rows, K.filled_rows])
 def test_list_of_rows_is_a_2d_buffer(fn):
     X, c = RNG.standard_normal((4, 3)), RNG.standard_normal(4)
     assert check(fn, [X, c], primal=fn.py_func) < 1e-6

@@ -28,11 +28,32 @@ def _shape(arr: str, k: int) -> ast.expr:
                          slice=ast.Constant(k), ctx=ast.Load())
 
 
-def row_length(nz, e):
-    """The length of the 1-d array ``e`` as an expression of shapes, or None (see the module)."""
+def single_defs(tree) -> dict:
+    """Name -> its value, for the names ``tree`` assigns exactly once (``r = X[i] * c[i]``)."""
+    seen: dict = {}
+    for n in ast.walk(tree):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+            n, (ast.AugAssign, ast.AnnAssign, ast.For)) else []
+        for t in targets:
+            for x in ast.walk(t):
+                if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):     # not r in r[j] = v
+                    seen.setdefault(x.id, []).append(n.value if isinstance(n, ast.Assign) and len(n.targets) == 1
+                                                     and t is n.targets[0] and isinstance(t, ast.Name) else None)
+    return {k: v[0] for k, v in seen.items() if len(v) == 1 and v[0] is not None}
+
+
+def row_length(nz, e, defs=None):
+    """The length of the 1-d array ``e`` as an expression of shapes, or None (see the module);
+    ``defs``: :func:`single_defs`, for a name bound once to an array (``r = X[i] * c[i]``)."""
     nd = nz.ndims
     if isinstance(e, ast.Name):
-        return _shape(e.id, 0) if nd.get(e.id) == 1 and e.id not in getattr(nz, "list_info", {}) else None
+        if e.id in getattr(nz, "list_info", {}):
+            return None
+        if defs and e.id in defs:       # from its definition, valid before the loop that binds it
+            row = row_length(nz, defs[e.id], {k: v for k, v in defs.items() if k != e.id})   # no cycles
+            if row is not None:
+                return row
+        return _shape(e.id, 0) if nd.get(e.id) == 1 else None
     if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in nd:
         idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         free = [k for k, i in enumerate(idx) if isinstance(i, ast.Slice)]
@@ -41,9 +62,9 @@ def row_length(nz, e):
         free += list(range(len(idx), nd[e.value.id]))
         return _shape(e.value.id, free[0]) if len(free) == 1 else None
     if isinstance(e, ast.BinOp):
-        return row_length(nz, e.left) or row_length(nz, e.right)
+        return row_length(nz, e.left, defs) or row_length(nz, e.right, defs)
     if isinstance(e, ast.UnaryOp):
-        return row_length(nz, e.operand)
+        return row_length(nz, e.operand, defs)
     if isinstance(e, ast.Call) and not e.keywords or isinstance(e, ast.Call) and \
             all(k.arg == "dtype" for k in e.keywords):
         short = (canon_of(nz, e.func) or "").split(".")
@@ -52,5 +73,5 @@ def row_length(nz, e):
         if short[-1] in _FILLED and e.args and not isinstance(e.args[0], (ast.Tuple, ast.List)):
             return e.args[0]
         if short[-1] in ELEMENTWISE:
-            return next((r for r in (row_length(nz, a) for a in e.args) if r is not None), None)
+            return next((r for r in (row_length(nz, a, defs) for a in e.args) if r is not None), None)
     return None

@@ -45,7 +45,7 @@ import ast
 import copy
 
 from ..ir.nodes import Rename, name
-from .listrows import ELEMENTWISE, row_length
+from .listrows import ELEMENTWISE, row_length, single_defs
 from .listvalues import assign, at_line, binop, canon_of, creation, int_names, is_bool, is_int, mk_call
 from ..ir.walk import iter_nodes
 
@@ -123,6 +123,7 @@ class ListLowering:
         if not self.info:
             return tree
         self.ints = int_names(self.nz, tree)
+        self.defs = single_defs(tree)
         tree.body = self.block(tree.body)
         return tree
 
@@ -246,7 +247,8 @@ class ListLowering:
                            "create the list in the block that uses it")
 
     def check_element(self, lst, value, like):
-        if self.info[lst].row is not None and self.is_array(value) and row_length(self.nz, value) is not None:
+        if self.info[lst].row is not None and self.is_array(value) and \
+                row_length(self.nz, value, self.defs) is not None:
             return
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.Set)) or self.is_array(value) or \
                 creation(self.nz, value) is not None:
@@ -256,6 +258,12 @@ class ListLowering:
     def is_array(self, e) -> bool:
         nd = self.nz.ndims
         if isinstance(e, ast.Name):
+            if e.id not in nd and e.id not in self.info and e.id in self.defs:
+                value = self.defs.pop(e.id)         # out while it is read: no cycles
+                try:
+                    return self.is_array(value)
+                finally:
+                    self.defs[e.id] = value
             return nd.get(e.id, 0) > 0 or e.id in self.info
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in nd:
             idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
@@ -272,23 +280,23 @@ class ListLowering:
             return self.is_array(e.operand)
         return False
 
-    def rows(self, lst, sites, rest):
+    def rows(self, lst, sites, region):
         """The row length of a list whose appends are 1-d arrays (see :mod:`.listrows`), or None
         when they are not arrays; refused when the length is not known before the loop."""
         values = [(call, call.args[0]) for call, _, _ in sites if len(call.args) == 1]
         arrays = [(call, v) for call, v in values if self.is_array(v)]
         if not arrays:
             return None
-        stored = _stored(rest)
+        stored = _stored(region)
         for call, v in arrays:
-            row = row_length(self.nz, v)
+            row = row_length(self.nz, v, self.defs)
             if row is None or _names(row) & stored:
                 raise self.err(call, f"a list of arrays (`{lst}`) whose row length is not known before the loop",
                                "preallocate a 2-D array (np.empty((n, m))) and write its rows")
         if len(arrays) != len(values):
             call = next(c for c, v in values if not self.is_array(v))
             raise self.err(call, f"a list of arrays (`{lst}`) with a number appended", "append rows only")
-        return row_length(self.nz, arrays[0][1])
+        return row_length(self.nz, arrays[0][1], self.defs)
 
     # -------------------------------------------------------------- creation
     def create(self, lst, s, rest) -> list:
@@ -317,7 +325,7 @@ class ListLowering:
         sites = [(call, chain, _stored(region[:k + 1]) | self.mutated(region[:k + 1])) for k, top in enumerate(region)
                  for call, chain in self.appends([top], lst, [])]
         if kind == "literal" and not payload or kind == "typed" and payload is None:
-            info.row = self.rows(lst, sites, rest)
+            info.row = self.rows(lst, sites, region)
         dtype = info.dtype = info.dtype or self.element_dtype(lst, payload if kind == "literal" else init, rest)
         cap_terms, nests = [count0], []
         for call, chain, stored in sites:
