@@ -204,7 +204,7 @@ def append_in_while(x):
 def list_of_arrays(a):
     rows = []
     for i in range(a.shape[0]):
-        rows.append(a[i])         # <- list of arrays
+        rows.append(a[i, :i + 1])         # <- list of arrays of unknown (ragged) length
     return rows[0][0]
 
 

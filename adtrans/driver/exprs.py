@@ -190,6 +190,12 @@ class ExprAdjoint:
             self.binop(node, node.left, type(node.op), node.right, c)
         elif isinstance(node, ast.Call):
             self.call(node, c)
+        elif isinstance(node, ast.Tuple) and getattr(node, "adtrans_whole", None):
+            kernel, param, line = node.adtrans_whole
+            raise g.error(node, f"a tuple of active values passed whole to the kernel {kernel} (line {line}): "
+                                f"its tuple parameter `{param}` is constant (no derivative)",
+                          f"give {kernel} one parameter per element and pass them one by one "
+                          f"({kernel}({', '.join(ast.unparse(e) for e in node.elts)}))")
         elif isinstance(node, ast.Tuple):
             raise g.error(node, "a tuple of active values in a driver",
                           "bind it to a name read only as `pair[k]` or `a, b = pair`, pass its elements to the "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -444,6 +445,8 @@ class Normaliser:
             # pair = (f(x), g(y)) read only as pair[k] or a, b = pair: built as a list (its shadows
             # a list of shadows), which those reads cannot tell from the tuple
             return self.list_literal(name, ast.List(elts=value.elts, ctx=ast.Load()), out)
+        if isinstance(value, ast.Tuple):
+            self.mark_whole_to_kernel(name, value)
         if isinstance(value, ast.ListComp) and self.has_effect(value):
             return self.list_comprehension(name, value, out)
         if isinstance(value, ast.IfExp) and self.has_effect(value):
@@ -461,6 +464,20 @@ class Normaliser:
         else:
             out.append(self.mk(Assign, target=name, value=val, kind="pure"))
         return name
+
+    def mark_whole_to_kernel(self, name: str, value: ast.Tuple):
+        """``pair = (a, b)`` then ``kernel(pair)``: the tuple passed whole to a kernel.  A kernel's
+        tuple parameter is constant (no adjoint takes an active one), so if an element is active
+        :mod:`.exprs` refuses the tuple naming that call (``value.adtrans_whole``: kernel, parameter, line)."""
+        for s in self.body:
+            for node in iter_nodes(s):
+                if isinstance(node, ast.Call) and self.classify(node).kind == "kernel":
+                    kind = self.classify(node)
+                    params = list(inspect.signature(kind.obj.py_func).parameters)
+                    for k, a in enumerate(node.args):
+                        if isinstance(a, ast.Name) and a.id == name and k < len(params):
+                            value.adtrans_whole = (kind.name, params[k], node.lineno)
+                            return
 
     def only_read_by_parts(self, name: str) -> bool:
         """Is ``name`` read only by constant indices (``name[0]``) and as the value of an unpacking

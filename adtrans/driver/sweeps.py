@@ -181,6 +181,7 @@ class Sweeps:
         self.file = os.path.basename(primal.filename)
         self._has_rev: dict = {}
         self._name_loops(ir.body)
+        self.lists = self._list_names(ir.body)
         self.unsaved = self._unsaved_outputs(ir)
 
     def _name_loops(self, stmts):
@@ -192,6 +193,17 @@ class Sweeps:
             for attr in ("body", "orelse"):
                 if isinstance(getattr(s, attr, None), list):
                     self._name_loops(getattr(s, attr))
+
+    def _list_names(self, stmts) -> set:
+        """The names the driver appends to (its lists, literals included: :meth:`~.normalise.list_literal`)."""
+        out = set()
+        for s in stmts:
+            if isinstance(s, CallStmt) and isinstance(s.call, AppendCall):
+                out.add(s.call.target)
+            for attr in ("body", "orelse"):
+                if isinstance(getattr(s, attr, None), list):
+                    out |= self._list_names(getattr(s, attr))
+        return out
 
     def has_rev(self, stmts) -> bool:
         """Do ``stmts`` have reverse-sweep code (equivalently: do they push onto the tape or
@@ -694,6 +706,12 @@ class Sweeps:
         out = []
         written = self.kernel_written(call)
         at = self.at(s, call)
+        for a in call.args:
+            if isinstance(a, ast.Name) and a.id in self.lists and self.act.name(a.id):
+                raise self.error(s, f"the list `{a.id}` of active values passed whole to the kernel {call.func}: "
+                                    "a kernel's list or tuple parameter is constant (no derivative)",
+                                 f"give {call.func} one parameter per element and pass them one by one "
+                                 f"({call.func}({a.id}[0], {a.id}[1], ...))")
         if kernel_draws(call.kernel) and self.checkpoints is not None and self.kernel_active(call):
             raise self.error(s, f"the kernel {call.func}, which draws random numbers, under checkpoints=",
                              "leave checkpoints out (store-all replays the kernel's draws), or draw in the driver "

@@ -23,6 +23,11 @@ lowering unchanged):
    bound); a trip count that depends on an outer loop's index (triangular loops) is summed by a
    counting loop nest before the allocation.
 
+A list of equal-length 1-d arrays (``rows.append(X[i] * c[i])``, the row length known before the
+loop: :mod:`.listrows`) is a 2-D buffer ``np.empty((capacity, row_length))``: an append copies the
+row in (``rows[rows_len, :] = ...``), ``rows[k]`` is a row, ``np.array(rows)`` and ``np.vstack(rows)``
+copy ``rows[:rows_len]``; ``sum``/``max``/``min`` of it are refused (stack it, then reduce).
+
 Element dtype: that of ``List.empty_list(dtype)``, else int64 when every stored value is
 an integer by construction (integer constants, ``range`` indices, ``len``, integer parameters and
 arithmetic of those), bool for comparisons, else float64 (float32 values are kept in float64).
@@ -31,8 +36,8 @@ A list argument (reflected or typed) is read-only and constant (no derivative): 
 indexing, iteration and ``sum`` are kept as list operations.  Refused with the line and what to
 write: appends inside ``while`` or ``prange`` loops, or in loops whose bounds the kernel computes
 after creating the list (the number of appends is not known when the list is made: preallocate
-``np.empty(n)`` and keep a counter), lists of arrays, tuples or lists (preallocate a 2-D array),
-other list methods, a list bound to a second name or returned, writes to a list argument.
+``np.empty(n)`` and keep a counter), lists of tuples or lists, or of arrays whose length is not known
+before the loop (preallocate a 2-D array), other list methods, a list bound to a second name or returned, writes to a list argument.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ import ast
 import copy
 
 from ..ir.nodes import Rename, name
+from .listrows import ELEMENTWISE, row_length, single_defs
 from .listvalues import assign, at_line, binop, canon_of, creation, int_names, is_bool, is_int, mk_call
 from ..ir.walk import iter_nodes
 
@@ -54,7 +60,9 @@ LIST_TABLE = {
         ("differentiated", ""),
     "`[f(v) for v in x if c]`, `sum(f(v) for v in x)`": ("differentiated", "nested generators too"),
     "a list argument (reflected or typed)": ("constant (no derivative)", "read-only: len, indexing, iteration, sum"),
-    "a list of arrays, tuples or lists": ("refused", "preallocate a 2-D array and write its rows"),
+    "a list of equal-length 1-d arrays (`L.append(X[i] * c[i])`), `np.array(L)`, `np.vstack(L)`, `L[k]`":
+        ("differentiated", "a 2-D buffer; the row length known before the loop (`X.shape[1]`, `np.zeros(m)`)"),
+    "a list of tuples or lists, or of rows of unknown length": ("refused", "preallocate a 2-D array and write its rows"),
     "`L.extend/insert/remove/sort/...`": ("refused", "write the element loop on a preallocated array"),
 }
 
@@ -115,6 +123,7 @@ class ListLowering:
         if not self.info:
             return tree
         self.ints = int_names(self.nz, tree)
+        self.defs = single_defs(tree)
         tree.body = self.block(tree.body)
         return tree
 
@@ -212,7 +221,10 @@ class ListLowering:
             value = call.args[0]
             self.check_element(lst, value, s)
             value = self.expr(value, pre)
-            store = ast.Subscript(value=name(lst), slice=copy.deepcopy(info.length), ctx=ast.Store())
+            at = copy.deepcopy(info.length)
+            if info.row is not None:        # a row of the 2-D buffer
+                at = ast.Tuple(elts=[at, ast.Slice(lower=None, upper=None, step=None)], ctx=ast.Load())
+            store = ast.Subscript(value=name(lst), slice=at, ctx=ast.Store())
             return pre + [assign(store, value, s),
                           at_line(ast.AugAssign(target=name(info.length.id, True), op=ast.Add(), value=ast.Constant(1)),
                                s)]
@@ -235,6 +247,9 @@ class ListLowering:
                            "create the list in the block that uses it")
 
     def check_element(self, lst, value, like):
+        if self.info[lst].row is not None and self.is_array(value) and \
+                row_length(self.nz, value, self.defs) is not None:
+            return
         if isinstance(value, (ast.List, ast.Tuple, ast.ListComp, ast.Dict, ast.Set)) or self.is_array(value) or \
                 creation(self.nz, value) is not None:
             raise self.err(like, f"a list of arrays, tuples or lists (`{lst}`)",
@@ -243,17 +258,45 @@ class ListLowering:
     def is_array(self, e) -> bool:
         nd = self.nz.ndims
         if isinstance(e, ast.Name):
+            if e.id not in nd and e.id not in self.info and e.id in self.defs:
+                value = self.defs.pop(e.id)         # out while it is read: no cycles
+                try:
+                    return self.is_array(value)
+                finally:
+                    self.defs[e.id] = value
             return nd.get(e.id, 0) > 0 or e.id in self.info
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name) and e.value.id in nd:
             idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
             return any(isinstance(i, ast.Slice) for i in idx) or len(idx) < nd[e.value.id]
         if isinstance(e, ast.Call):
             short = (canon_of(self.nz, e.func) or "").split(".")[-1]
+            if short in ELEMENTWISE and (canon_of(self.nz, e.func) or "").startswith("numpy."):
+                return any(self.is_array(a) for a in e.args)
             return short in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
                              "arange", "linspace")
         if isinstance(e, ast.BinOp):
             return self.is_array(e.left) or self.is_array(e.right)
+        if isinstance(e, ast.UnaryOp):
+            return self.is_array(e.operand)
         return False
+
+    def rows(self, lst, sites, region):
+        """The row length of a list whose appends are 1-d arrays (see :mod:`.listrows`), or None
+        when they are not arrays; refused when the length is not known before the loop."""
+        values = [(call, call.args[0]) for call, _, _ in sites if len(call.args) == 1]
+        arrays = [(call, v) for call, v in values if self.is_array(v)]
+        if not arrays:
+            return None
+        stored = _stored(region)
+        for call, v in arrays:
+            row = row_length(self.nz, v, self.defs)
+            if row is None or _names(row) & stored:
+                raise self.err(call, f"a list of arrays (`{lst}`) whose row length is not known before the loop",
+                               "preallocate a 2-D array (np.empty((n, m))) and write its rows")
+        if len(arrays) != len(values):
+            call = next(c for c, v in values if not self.is_array(v))
+            raise self.err(call, f"a list of arrays (`{lst}`) with a number appended", "append rows only")
+        return row_length(self.nz, arrays[0][1], self.defs)
 
     # -------------------------------------------------------------- creation
     def create(self, lst, s, rest) -> list:
@@ -281,6 +324,8 @@ class ListLowering:
         region = rest[first:]
         sites = [(call, chain, _stored(region[:k + 1]) | self.mutated(region[:k + 1])) for k, top in enumerate(region)
                  for call, chain in self.appends([top], lst, [])]
+        if kind == "literal" and not payload or kind == "typed" and payload is None:
+            info.row = self.rows(lst, sites, region)
         dtype = info.dtype = info.dtype or self.element_dtype(lst, payload if kind == "literal" else init, rest)
         cap_terms, nests = [count0], []
         for call, chain, stored in sites:
@@ -305,6 +350,8 @@ class ListLowering:
                 alloc += [_ListExprs(self, alloc).visit(st) for st in nest(cap_name)]
             cap = name(cap_name)
         np_empty = self.forms.np_attr("empty")
+        if info.row is not None:
+            cap = ast.Tuple(elts=[cap, copy.deepcopy(info.row)], ctx=ast.Load())
         alloc.append(assign(lst, mk_call(np_empty, cap, keywords=[
             ast.keyword(arg="dtype", value=self.forms.np_attr(dtype))]), s))
         if kind == "repeat":
@@ -531,6 +578,13 @@ class _ListExprs(ast.NodeTransformer):
         if canon == "builtins.len" and len(args) == 1 and self.is_list(args[0]):
             low.need_live(args[0].id, node)
             return ast.copy_location(copy.deepcopy(low.info[args[0].id].length), node)
+        if canon in ("builtins.sum", "builtins.max", "builtins.min", "builtins.any", "builtins.all") and args and \
+                self.is_list(args[0]) and low.info[args[0].id].row is not None:
+            raise low.err(node, f"`{canon.split('.')[-1]}()` of the list of arrays `{args[0].id}`",
+                          f"stack it, Y = np.array({args[0].id}), and reduce Y (np.sum(Y[:, j]) ...)")
+        if canon in ("numpy.vstack", "numpy.stack", "numpy.row_stack") and len(args) == 1 and not node.keywords \
+                and self.is_list(args[0]) and low.info[args[0].id].row is not None:
+            canon = "numpy.array"           # the rows stacked: the 2-D buffer itself
         if canon == "builtins.sum" and 1 <= len(args) <= 2 and not node.keywords:
             start = self.visit(args[1]) if len(args) == 2 else None
             if self.is_list(args[0]):

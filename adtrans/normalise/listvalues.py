@@ -18,11 +18,13 @@ class ListInfo:
     """A list of the kernel: ``length`` (the expression of its length), ``param`` (an argument),
     ``dtype`` (of ``empty_list(dtype)``, else None: inferred), ``growable`` (appends in ``while``
     loops are counted as none: the draw buffers of :mod:`.draws`, which the CPU target grows when
-    a store finds them full, :func:`adtrans.targets.cpu.grow_draw_buffers`)."""
+    a store finds them full, :func:`adtrans.targets.cpu.grow_draw_buffers`), ``row`` (a list of 1-d
+    arrays: their length, the second dimension of its 2-D buffer, :mod:`.listrows`)."""
     length: ast.expr
     param: bool = False
     dtype: str | None = None
     growable: bool = False
+    row: ast.expr | None = None
 
 
 def mk_call(func, *args, keywords=()):

@@ -44,6 +44,7 @@ from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
 from .draws import Draws, is_draw_name
 from .lists import ListLowering
+from .mathgaps import lacking
 from .closures import lift_closures
 from .ssa import SSA, reads_outside_loops
 
@@ -733,6 +734,8 @@ class Normaliser:
         if any(isinstance(a, ast.Starred) for a in expr.args):
             raise self.err(expr, "starred arguments", "pass arguments one by one")
         canon = self.resolver.canonical(dotted)
+        if lacking(canon) is not None:
+            raise self.err(expr, f"`{canon}()`, which Numba does not compile", lacking(canon))
         if self.ext is not None:
             lowered = self.ext.call(self, expr, canon, out, want, base)
             if lowered is not NotImplemented:
