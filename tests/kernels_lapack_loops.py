@@ -251,3 +251,20 @@ def solve_then_read(A, b):
     """A top-level call whose operands are only read after it: nothing copied."""
     x = np.linalg.solve(A, b)
     return np.sum(x * x) + np.sum(A @ b)
+
+
+@njit
+def solves_around_a_write(A, b):
+    """Three calls of one step read M: a write between the first two (M saved for the first), none
+    between the last two (one save for both)."""
+    M = A.copy()
+    x = b.copy()
+    s = 0.0
+    for k in range(3):
+        M = M + 0.1 * np.outer(x, x)
+        y = np.linalg.solve(M, x)
+        M[0, 0] += 0.5
+        z = np.linalg.solve(M, y)
+        s += np.linalg.slogdet(M)[1] + np.sum(z * z)
+        x = 0.5 * x + 0.1 * z
+    return s

@@ -50,8 +50,10 @@ CASES = {
     "branch_in_loop": lambda: [general(3), B3],
     "newton_helper_loop": lambda: [np.ones(3), C],
     "independent_dets": lambda: [general(3), np.array([0.5, 1.0, 2.0])],
+    "solves_around_a_write": lambda: [general(3), B3],
 }
-SLOW = {"newton_while", "kalman_inv", "kalman_solve", "cholesky_steps", "branch_in_loop"}   # 20-200 s each
+SLOW = {"newton_while", "kalman_inv", "kalman_solve", "cholesky_steps", "branch_in_loop",
+        "solves_around_a_write"}   # 20-200 s each
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(CASES)])
@@ -138,6 +140,11 @@ def test_an_array_read_by_calls_of_one_step_is_pushed_once():
     assert src.count("tape_push_array(tape_float64, top_float64, S)") == 1
     assert src.count("np.linalg.solve(S_saved.T, d_solve") == 2 and "np.linalg.inv(S_saved).T" in src
     assert "S_saved_1" not in src
+    # a write between two calls: saved for the first; the last two share one save
+    src = adtrans.source(K.solves_around_a_write, ("dup", "dup"), general(3), B3)
+    assert src.count("tape_push_array(tape_float64, top_float64, M)") == 2
+    assert "np.linalg.solve(M_saved.T, d_y)" in src and "np.linalg.solve(M_saved_1.T, d_z)" in src
+    assert "np.linalg.inv(M_saved_1).T" in src
 
 
 def test_lapack_in_prange_is_refused_with_the_line():
