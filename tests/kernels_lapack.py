@@ -139,7 +139,7 @@ def kalman_update(x, P, z, H, R):
 
 @njit
 def operand_written_after(A, b):
-    x = np.linalg.solve(A, b)                            # <- its operand A is written after it
+    x = np.linalg.solve(A, b)                            # its operand A is written after it (copied)
     A[0, 0] = 1.0
     return np.sum(x)
 

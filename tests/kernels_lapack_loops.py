@@ -190,3 +190,81 @@ def bound_in_if_rebound_in_else(A, b, c):
     else:
         x = 2.0 * b
     return np.sum(x * x)
+
+
+@njit
+def solve_then_written(A, b):
+    """A LAPACK call at the kernel's top level, both operands written after it (copied)."""
+    x = np.linalg.solve(A, b)
+    A[0, 0] += 1.0
+    b *= 2.0
+    return np.sum(x * x) + np.sum(A * b)
+
+
+@njit
+def inv_then_squared(A, b):
+    """The operand overwritten by a product of itself after the call; the result written too."""
+    Ai = np.linalg.inv(A)
+    A[:] = A @ A
+    Ai[0, 1] = 0.5 * Ai[0, 1]
+    return np.sum(Ai @ b) + np.sum(A * A)
+
+
+@njit
+def scale_diag(M, c):
+    for i in range(M.shape[0]):
+        M[i, i] *= c
+
+
+@njit
+def slogdet_then_helper(A, b):
+    """The operand written by a helper (inlined) after the call."""
+    s = np.linalg.slogdet(A)[1]
+    scale_diag(A, 3.0)
+    return s + np.sum(A @ b)
+
+
+@njit
+def solve_helper(A, b):
+    return np.linalg.solve(A, b)
+
+
+@njit
+def helper_solve_then_written(A, b):
+    """The call in a helper inlined at top level, its operand written after the call."""
+    x = solve_helper(A, b)
+    A *= 0.5
+    return np.sum(x * np.cos(x)) + np.sum(A)
+
+
+@njit
+def eigh_then_written(A):
+    """eigh at top level, the operand and the vectors written after it."""
+    w, V = np.linalg.eigh(A)
+    A[0, 0] = 2.0
+    V[0] = 0.0
+    return np.sum(w * w) + np.sum(A * A) + np.sum(V * V)
+
+
+@njit
+def solve_then_read(A, b):
+    """A top-level call whose operands are only read after it: nothing copied."""
+    x = np.linalg.solve(A, b)
+    return np.sum(x * x) + np.sum(A @ b)
+
+
+@njit
+def solves_around_a_write(A, b):
+    """Three calls of one step read M: a write between the first two (M saved for the first), none
+    between the last two (one save for both)."""
+    M = A.copy()
+    x = b.copy()
+    s = 0.0
+    for k in range(3):
+        M = M + 0.1 * np.outer(x, x)
+        y = np.linalg.solve(M, x)
+        M[0, 0] += 0.5
+        z = np.linalg.solve(M, y)
+        s += np.linalg.slogdet(M)[1] + np.sum(z * z)
+        x = 0.5 * x + 0.1 * z
+    return s

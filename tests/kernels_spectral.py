@@ -107,6 +107,6 @@ def lstsq_residuals(A, b):
 
 @njit
 def eigh_overwritten(A):
-    w = np.linalg.eigvalsh(A)                           # <- its operand is written later
+    w = np.linalg.eigvalsh(A)                           # its operand is written later (copied)
     A[0, 0] = 2.0
     return np.sum(w)

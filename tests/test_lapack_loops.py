@@ -1,7 +1,8 @@
 """LAPACK calls (np.linalg.*) inside for/while loops, branches and inlined helpers (issue 13):
 gradients against central differences of the pure-Python function (tests/fdcheck.py), what the
 generated adjoint saves (adtrans/transform/lapack_saves.py), the prange refusal, and the if/else
-rebinding of an array first bound in the if body."""
+rebinding of an array first bound in the if body, and top-level calls whose operands or results
+are written later (copied after the call)."""
 import inspect
 
 import numpy as np
@@ -49,8 +50,10 @@ CASES = {
     "branch_in_loop": lambda: [general(3), B3],
     "newton_helper_loop": lambda: [np.ones(3), C],
     "independent_dets": lambda: [general(3), np.array([0.5, 1.0, 2.0])],
+    "solves_around_a_write": lambda: [general(3), B3],
 }
-SLOW = {"newton_while", "kalman_inv", "kalman_solve", "cholesky_steps", "branch_in_loop"}   # 20-200 s each
+SLOW = {"newton_while", "kalman_inv", "kalman_solve", "cholesky_steps", "branch_in_loop",
+        "solves_around_a_write"}   # 20-200 s each
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(CASES)])
@@ -90,6 +93,58 @@ def test_what_the_adjoint_saves():
     src = adtrans.source(K.solve_in_branch, ("dup", "dup", "const"), general(3), B3, 1.0)
     assert "M_saved = M.copy()" in src and "np.linalg.solve(M_saved.T" in src and "b_saved" not in src
     assert src == adtrans.source(K.solve_in_branch, ("dup", "dup", "const"), general(3), B3, 1.0)
+
+
+TOP_LEVEL = {     # a top-level call (or one in a helper inlined there), operands written after it
+    "solve_then_written": lambda: [general(3), B3],
+    "inv_then_squared": lambda: [general(3), B3],
+    "slogdet_then_helper": lambda: [general(3), B3],
+    "helper_solve_then_written": lambda: [general(3), B3],
+    "eigh_then_written": lambda: [np.diag([1.0, 2.0, 4.0]) + 0.1 * spd(3)],
+    "solve_then_read": lambda: [general(3), B3],
+}
+SLOW_TOP = {"inv_then_squared", "slogdet_then_helper", "eigh_then_written", "solve_then_read"}   # ~25 s each
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_TOP else n
+                                  for n in sorted(TOP_LEVEL)])
+def test_top_level_operand_written_later(name):
+    """Was refused ("written later"): the operands and results the adjoint reads are copied after
+    the call; differences of the pure-Python function (check copies the inputs per call)."""
+    fn, args = getattr(K, name), TOP_LEVEL[name]()
+    assert check(fn, args, activity=["dup"] * len(args), primal=fn.py_func) < 1e-6
+
+
+def test_top_level_copies_only_what_is_written_later():
+    A = general(3)
+    src = adtrans.source(K.solve_then_written, ("dup", "dup"), A, B3)
+    assert "A_saved = A.copy()" in src and "np.linalg.solve(A_saved.T, d_x)" in src
+    assert "b_saved" not in src and "x_saved" not in src       # b: not read by the adjoint; x: not written
+    assert src.index("A_saved = A.copy()") < src.index("A[0, 0] += 1.0")
+    src = adtrans.source(K.inv_then_squared, ("dup", "dup"), A, B3)
+    assert "Ai_saved = Ai.copy()" in src and "A_saved" not in src   # inv's adjoint reads its result only
+    src = adtrans.source(K.helper_solve_then_written, ("dup", "dup"), A, B3)
+    assert src.count(".copy()") == 1 and "A_saved = A.copy()" in src
+    src = adtrans.source(K.eigh_then_written, ("dup",), A + A.T)
+    assert "V_saved = V.copy()" in src and "w_saved" not in src
+    assert src.count("A_saved = A.copy()") == 1 and "A_saved_1" not in src    # one copy for w and V
+    src = adtrans.source(K.solve_then_read, ("dup", "dup"), A, B3)
+    assert "_saved" not in src and ".copy()" not in src
+    assert src == adtrans.source(K.solve_then_read, ("dup", "dup"), A, B3)
+
+
+def test_an_array_read_by_calls_of_one_step_is_pushed_once():
+    """S is read by the adjoints of solve(S, H @ P), solve(S, v) and slogdet(S) of one Kalman step
+    and not changed between them: pushed once per step (after the last), popped once."""
+    src = adtrans.source(K.kalman_solve, ("const",) + ("dup",) * 6, *kalman_args())
+    assert src.count("tape_push_array(tape_float64, top_float64, S)") == 1
+    assert src.count("np.linalg.solve(S_saved.T, d_solve") == 2 and "np.linalg.inv(S_saved).T" in src
+    assert "S_saved_1" not in src
+    # a write between two calls: saved for the first; the last two share one save
+    src = adtrans.source(K.solves_around_a_write, ("dup", "dup"), general(3), B3)
+    assert src.count("tape_push_array(tape_float64, top_float64, M)") == 2
+    assert "np.linalg.solve(M_saved.T, d_y)" in src and "np.linalg.solve(M_saved_1.T, d_z)" in src
+    assert "np.linalg.inv(M_saved_1).T" in src
 
 
 def test_lapack_in_prange_is_refused_with_the_line():

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.names import NameAllocator, names_in
 from ..ir.nodes import Rename, name
-from ..ir.walk import (array_target, is_lapack, is_product, iter_nodes, iter_stmts, lapack_operands, product_operands,
+from ..ir.walk import (array_target, is_lapack, is_product, iter_nodes, iter_stmts, product_operands,
                        reads, scalar_target)
 from ..parse import Primal, parse_file_function, parse_function
 from ..rules.derivatives import intrinsic_of, spelling
@@ -987,7 +987,6 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
             continue
         overwritten = overwritten_products(norm.body, norm.arrays) - blas_off
         if not overwritten:
-            refuse_overwritten_lapack(primal, norm.body, norm.arrays)
             return norm
         blas_off = blas_off | overwritten     # lower those products to loops and normalise again
 
@@ -1021,27 +1020,6 @@ def _first_write(stmts, arrays: set, root):
             if called:
                 return t, min(called)
     return None
-
-
-def refuse_overwritten_lapack(primal, body, arrays) -> None:
-    """Raise :class:`UnsupportedError` at a kept LAPACK call (``x = np.linalg.solve(A, b)``)
-    whose operands or array result are written, rebound or passed to a call after it: its
-    array-level adjoint reads them at the end of the forward sweep, and it has no loop form to
-    fall back on (products do, :func:`overwritten_products`)."""
-    root = _array_roots(body, arrays)
-    for k, s in enumerate(body):
-        if not (isinstance(s, ast.Assign) and is_lapack(s.value)):
-            continue
-        read = {root(a) for a in lapack_operands(s.value)}
-        if s.value.adtrans_linalg:
-            read.add(root(s.targets[0].id))
-        found = _first_write(body[k + 1:], read, root)
-        if found is not None:
-            line, col = s.value.adtrans_position[:2]
-            where = ast.Pass(lineno=line or 0, col_offset=col or 0)
-            raise primal.error(where, f"np.{s.value.adtrans_lapack} whose operand or result `{found[1]}` is "
-                                      f"written later (line {getattr(found[0], 'lineno', '?')})",
-                               f"pass it a copy (`{found[1]}.copy()`) or write the later values into a new array")
 
 
 def overwritten_products(body, arrays) -> set:

@@ -182,13 +182,14 @@ class StatementRules:
                 out.append(ast.AugAssign(target=name(b.adj(arr), True), op=ast.Add(), value=expr))
         return out
 
-    def lapack(self, s, kind):
+    def lapack(self, s, kind, fresh=None):
         """``x = np.linalg.solve(A, b)`` and the other kept LAPACK calls: the rule of
         :data:`adtrans.rules.derivatives.LAPACK` (:func:`.linalg.lapack_adjoint`), whole-array
-        LAPACK/BLAS statements; temporaries only where an operand that reads them is active."""
+        LAPACK/BLAS statements; temporaries only where an operand that reads them is active.
+        ``fresh``: names for the temporaries (default: new names of the kernel)."""
         b, x, v = self.b, s.targets[0].id, s.value
         ndims = tuple((b.types[a] if a in b.types else b.norm.global_arrays[a]).ndim for a in lapack_operands(v))
-        temps, updates = lapack_adjoint(v, x, b.adj(x), ndims, b.norm.alloc.fresh)
+        temps, updates = lapack_adjoint(v, x, b.adj(x), ndims, fresh or b.norm.alloc.fresh)
         updates = [(arr, sub, e) for arr, sub, e in updates if b.is_active(arr)]
         used = {n.id for _, _, e in updates for n in ast.walk(e) if isinstance(n, ast.Name)}
         out = [ast.Assign(targets=[name(t, True)], value=e) for t, e in temps if t in used]

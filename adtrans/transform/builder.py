@@ -98,6 +98,8 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves,
         self.error = error
         self.rules = StatementRules(self)
         self.ancestors = {}
+        self.lapack_copies = {}     # array -> (its copy, the LAPACK statement, scope): lapack_saves
+        self.lapack_shared = {}     # (id(LAPACK statement), array) -> the name its save pops into: lapack_saves
         self.sites = defaultdict(list)
         for s, parents in iter_stmts(norm.body):
             self.ancestors[id(s)] = parents

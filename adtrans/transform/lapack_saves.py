@@ -3,21 +3,23 @@
 
 A kept LAPACK statement (``x = np.linalg.solve(A, b)``, see :mod:`adtrans.rules.linalg`) has an
 array-level adjoint that reads whole arrays: some of its operands and its result (``A`` and ``x``
-for ``solve``, the factor ``L`` for ``cholesky``, ``V`` for ``eigh``).  At the kernel's function
-level nothing rewrites them before the reverse sweep (``normalise.threeaddr.
-refuse_overwritten_lapack``).  Elsewhere they may be rewritten between the call and its reverse:
-``J`` and ``x`` are made afresh by every iteration of a Newton loop, ``P`` is updated in place by
-every step of a Kalman filter.  Each such array is saved where the call runs and its reverse reads
-the saved copy:
+for ``solve``, the factor ``L`` for ``cholesky``, ``V`` for ``eigh``).  They may be rewritten
+between the call and its reverse: ``J`` and ``x`` are made afresh by every iteration of a Newton
+loop, ``P`` is updated in place by every step of a Kalman filter, ``A[0, 0] += 1.0`` (or a helper
+writing ``A``) may follow a top-level ``x = np.linalg.solve(A, b)``.  Each such array is saved
+where the call runs and its reverse reads the saved copy:
 
 - in a taped loop (``depth > 0``): pushed onto the tape after the call, popped before its reverse
   (``A_saved = np.empty(A.shape)`` and ``tape_pop_array``, read in place from the tape where
   nothing is pushed while the copy is in use: ``lowering.pops_as_views``); an array is saved
-  where the kernel writes it or binds it inside a loop;
-- in a fused or recomputed iteration and at function level inside a branch (``depth == 0``): the
-  forward statements run once before the reverse, so ``A_saved = A.copy()`` after the call, and
-  only where a later statement of the iteration (of the kernel) writes, rebinds or passes ``A``
-  to a call.
+  where the kernel writes it or binds it inside a loop, and once where later calls of the same
+  statement list read it unchanged (pushed after the last of them, whose pop serves all:
+  :meth:`_later_reader`);
+- in a fused or recomputed iteration and at function level, in a branch or not (``depth == 0``):
+  the forward statements run once before the reverse, so ``A_saved = A.copy()`` after the call,
+  and only where a later statement of the iteration (of the kernel) writes, rebinds or passes
+  ``A`` to a call (one copy for the calls of one statement list that read it unchanged:
+  :meth:`_earlier_copy`).
 
 LAPACK calls in ``prange`` bodies are refused (:meth:`refuse_lapack_in_prange`): their
 adjoints would allocate per iteration and the per-thread tapes are sized for scalars.
@@ -82,15 +84,57 @@ class LapackSaves:
                 return True
         return False
 
+    def _siblings(self, s):
+        """The statement list that holds ``s`` (the kernel's body at function level)."""
+        chain = self.ancestors.get(id(s), ())
+        if not chain:
+            return self.norm.body
+        for f in ("body", "orelse"):
+            body = getattr(chain[-1], f, None)
+            if isinstance(body, list) and any(t is s for t in body):
+                return body
+        return None
+
+    def _earlier_copy(self, s, a, scope):
+        """The copy of ``a`` an earlier LAPACK statement of the same statement list (and scope) made
+        after its call, when nothing between it and ``s`` (``s`` included) changes ``a``: ``w, V =
+        np.linalg.eigh(A)`` is two statements reading ``A``, one copy serves both.  Else None."""
+        if a not in self.lapack_copies:
+            return None
+        saved, s1, scope1 = self.lapack_copies[a]
+        body = self._siblings(s)
+        if scope1 is not scope or body is None or body is not self._siblings(s1):
+            return None
+        k1 = next(k for k, t in enumerate(body) if t is s1)
+        k2 = next(k for k, t in enumerate(body) if t is s)
+        if k1 >= k2 or self._changed_after(a, body[k1 + 1:k2 + 1]):
+            return None
+        return saved
+
+    def _later_reader(self, s, a, scope):
+        """In a taped iteration, the next LAPACK statement of ``s``'s statement list whose reverse
+        reads ``a`` too, when nothing from ``s`` to it (itself included) changes ``a``: ``S`` is
+        read by ``solve(S, H @ P)``, ``solve(S, v)`` and ``slogdet(S)`` of one Kalman step and is
+        pushed once, after the last.  Else None."""
+        body = self._siblings(s)
+        if scope.mode == "recompute" or body is None:
+            return None
+        k = next(j for j, t in enumerate(body) if t is s)
+        for t in body[k + 1:]:
+            if isinstance(t, ast.Assign) and is_lapack(t.value) and id(t) not in scope.popped \
+                    and self.is_active(t.targets[0].id) and self.root_array(t.targets[0].id) != self.root_array(a) \
+                    and a in self.lapack_read_arrays(t, self.rules.lapack(t, None, fresh=lambda base: base)):
+                return t
+            if self._changed_after(a, [t]):
+                return None
+        return None
+
     def lapack_saves(self, s, scope, depth, rev):
         """``(forward, reverse)`` statements saving the arrays the reverse ``rev`` of LAPACK statement
         ``s`` reads where they may be rewritten before it (see the module docstring); ``rev`` is
         renamed in place to read the copies."""
-        if not self.ancestors.get(id(s)) and depth == 0 and scope.parent is None:
-            return [], []           # function level: refuse_overwritten_lapack keeps them intact
         fwd, back, renames = [], [], {}
         for a in self.lapack_read_arrays(s, rev):
-            saved = self.norm.alloc.fresh(a + "_saved")
             if depth > 0:
                 if not self._changes_in_loops(a):
                     continue
@@ -98,15 +142,25 @@ class LapackSaves:
                     raise self.error(s.value, f"np.{s.value.adtrans_lapack} of an array whose shape changes from "
                                               f"iteration to iteration (`{a}`) inside a taped loop",
                                      "keep the operands' shapes fixed across iterations")
-                push, pop = self.array_save(scope.tape_scope, a, saved, "tape_pop_array")
-                fwd.append(push)
-                # popped in the reverse order of the pushes (the last array pushed is on top)
-                back[:0] = [ast.parse(f"{saved} = np.empty({a}.shape)").body[0], pop]
+                saved = self.lapack_shared.pop((id(s), a), None) or self.norm.alloc.fresh(a + "_saved")
+                later = self._later_reader(s, a, scope)
+                if later is not None:
+                    # pushed once, by the later call: its pop (the earlier one in the reverse) serves both
+                    self.lapack_shared[(id(later), a)] = saved
+                else:
+                    push, pop = self.array_save(scope.tape_scope, a, saved, "tape_pop_array")
+                    fwd.append(push)
+                    # popped in the reverse order of the pushes (the last array pushed is on top)
+                    back[:0] = [ast.parse(f"{saved} = np.empty({a}.shape)").body[0], pop]
             else:
                 region = self.norm.body if scope.root is None else scope.root.body
                 if not self._changed_after(a, self._after(s, region)):
                     continue
-                fwd.append(ast.parse(f"{saved} = {a}.copy()").body[0])
+                saved = self._earlier_copy(s, a, scope)
+                if saved is None:
+                    saved = self.norm.alloc.fresh(a + "_saved")
+                    fwd.append(ast.parse(f"{saved} = {a}.copy()").body[0])
+                    self.lapack_copies[a] = (saved, s, scope)
             self.types[saved] = self.types[a]
             renames[a] = saved
         for r in rev:
