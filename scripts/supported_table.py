@@ -15,9 +15,12 @@ from __future__ import annotations
 import pathlib
 import sys
 
-import numba
-import numpy as np
-from numba.core.registry import cpu_target
+# this checkout's adtrans, not whichever one the environment's editable install points at
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+from numba.core.registry import cpu_target  # noqa: E402
 
 from adtrans.normalise.arrayvalues import METHODS, NUMBA_MISSING, PRIMAL_LIMITS, TABLE
 from adtrans.normalise.draws import DRAW_TABLE
