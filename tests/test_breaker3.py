@@ -1,0 +1,24 @@
+"""Adversarial checks of session 10's rules (tests/kernels_breaker3.py): gradients against
+central differences on the pure-Python functions."""
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for p in (str(HERE.parent), str(HERE)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import kernels_breaker3 as K  # noqa: E402
+from fdcheck import check  # noqa: E402
+
+U0 = np.random.default_rng(1).uniform(0.0, 1.0, 9)
+
+
+@pytest.mark.xfail(strict=True, reason="varlen: a mask rebound in a loop nested in a taped loop "
+                   "gets a wrong gradient (0.126 vs FD 1.475 at entry 0)")
+def test_mask_rebound_in_an_inner_loop_of_a_taped_loop():
+    check(K.nested_mask_update, [U0.copy(), 0.5, 3], activity=("dup", "const", "const"),
+          primal=K.nested_mask_update.py_func)
