@@ -14,3 +14,32 @@ def nested_mask_update(u0, thr, nt):
             u[m] = u[m] * 0.97 + 0.01
         u = u * 1.03
     return np.sum(u * u)
+
+
+@njit
+def nested_positions_while(u0, lo, tol):
+    """np.nonzero positions rebound in a for loop nested in a while loop."""
+    u = u0.copy()
+    k = 0
+    while np.sum(u) < tol and k < 6:
+        for r in range(3):
+            idx = np.nonzero(u < lo + 0.05 * r)[0]
+            u[idx] += 0.1 * u[idx] ** 2
+        u = u * 1.04 + 0.01
+        k += 1
+    return np.sum(u * u)
+
+
+@njit
+def doubly_nested_compaction(u0, nt):
+    """A compacting read two loops deep, its elements read in the reverse sweep."""
+    u = u0.copy()
+    acc = 0.0
+    for t in range(nt):
+        for r in range(2):
+            for q in range(2):
+                v = u[u > 0.3 + 0.1 * q]
+                acc += np.sum(v * v * v)
+            u = u * 0.9 + 0.05 * r
+        u = np.sin(u) + 0.2
+    return acc + np.sum(u)
