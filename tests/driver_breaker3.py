@@ -32,3 +32,30 @@ def ravel_written_by_a_kernel(X, w):
     r = Y.ravel()
     fill_sin(w, r)
     return np.sum(Y * Y)
+
+
+def ravel_of_zeros_written_by_a_kernel(w):
+    """Y starts constant (zeros); only the kernel's writes through the view make it active."""
+    Y = np.zeros((2, 3))
+    r = Y.ravel()
+    fill_sin(w, r)
+    return np.sum(Y * Y)
+
+
+def ravel_copy_written(X):
+    """Y[:, ::2].ravel() is a copy: writes to it leave Y alone."""
+    Y = np.zeros(X.shape)
+    fill_cos2d(X, Y)
+    r = Y[:, ::2].ravel()
+    r *= 2.0
+    return np.sum(Y * Y) + np.sum(r * r)
+
+
+def reshape_read_and_written(X):
+    """np.reshape(Y, ...) read, then written through: both go to Y."""
+    Y = np.zeros(X.shape)
+    fill_cos2d(X, Y)
+    r = np.reshape(Y, (-1,))
+    s = np.sum(r * r)
+    r += 1.0
+    return s + np.sum(Y ** 3)
