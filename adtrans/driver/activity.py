@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 
 from ..mpi.specs import SUPPORTED
-from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
+from .normalise import (reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
                         Unpack, While)
 from .calls import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_FILLS, NUMPY_PASSIVE
 
@@ -134,6 +134,8 @@ class Activity:
                 while isinstance(root, (ast.Subscript, ast.Attribute)):
                     root = root.value
                 self.union(s.target, root.id)
+            elif s.kind == "pure" and reshape_source(s.value) is not None:
+                self.union(s.target, reshape_source(s.value))     # may be a view: one array
             elif s.kind == "kernel":
                 if self.kernel(s.call):
                     self.mark(s.target)

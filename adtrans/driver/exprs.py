@@ -137,6 +137,12 @@ class ExprAdjoint:
         return child
 
     # -- adjoints
+    def reshape_back(self, src, c: str) -> str:
+        """Adjoint of ``src.reshape(...)``/``ravel`` for ``src``: skipped where the result's shadow
+        is a view of ``src``'s (``runtime.reshape_shadow``)."""
+        shadow = self.gen.shadow(src.id) if isinstance(src, ast.Name) else "None"
+        return f"_rt.reshape_back({c}, _np.shape({self.value(src)}), {shadow})"
+
     def grad(self, node, c: str):
         """Add the contribution ``c`` (code) to the adjoint of ``node``."""
         if c is None or not self.active(node):
@@ -264,7 +270,8 @@ class ExprAdjoint:
             elif name in ("max", "min", "std", "var") and not args and not kw:
                 self.whole(name, recv, c)
             elif name in ("ravel", "flatten", "reshape"):       # the same elements in another shape
-                self.grad(recv, f"_np.reshape({c}, _np.shape({self.value(recv)}))")
+                self.grad(recv, self.reshape_back(recv, c) if name != "flatten" else
+                          f"_np.reshape({c}, _np.shape({self.value(recv)}))")
             else:
                 raise g.error(node, f"method .{name}() on an active array in a driver")
             return
@@ -289,7 +296,7 @@ class ExprAdjoint:
                 return
             if name in ("ravel", "reshape") and kind.kind == "numpy" and args and not any(
                     self.active(a) for a in args[1:]):
-                self.grad(args[0], f"_np.reshape({c}, _np.shape({self.value(args[0])}))")
+                self.grad(args[0], self.reshape_back(args[0], c))
                 return
             if name in ("sum", "mean") and kind.kind == "numpy":
                 self.reduction(node, name, args[0], kw.get("axis", args[1] if len(args) > 1 else None), c)

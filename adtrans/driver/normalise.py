@@ -175,6 +175,18 @@ def _is_leaf(e) -> bool:
     return isinstance(e, (ast.Name, ast.Constant))
 
 
+def reshape_source(value) -> str | None:
+    """The array name ``v`` of ``v.reshape(...)``, ``v.ravel()``, ``np.reshape(v, ...)`` or
+    ``np.ravel(v)``: NumPy's result may be a view of ``v`` (writes through it change ``v``)."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute) or \
+            value.func.attr not in ("reshape", "ravel"):
+        return None
+    base = value.func.value
+    if isinstance(base, ast.Name) and base.id in ("np", "numpy"):
+        return value.args[0].id if value.args and isinstance(value.args[0], ast.Name) else None
+    return base.id if isinstance(base, ast.Name) else None
+
+
 def _is_T(e) -> bool:
     return isinstance(e, ast.Attribute) and e.attr == "T"
 

@@ -152,6 +152,29 @@ def getitem_adjoint(shadow, key, part_b):
     add_at(shadow, key, part_b)
 
 
+def reshape_shadow(value, src, src_shadow):
+    """Shadow of ``v = src.reshape(...)`` (also ``ravel``, ``np.reshape``, ``np.ravel``): NumPy gives a
+    view of ``src`` where the layout allows (a C-contiguous array), and writes through ``v`` then
+    change ``src``; the shadow is then the same reshape of ``src``'s shadow (a view of it, so an
+    adjoint added into ``v``'s shadow is ``src``'s), else a fresh zero (a copy)."""
+    if not isinstance(value, np.ndarray) or not isinstance(src_shadow, np.ndarray) \
+            or not np.shares_memory(value, src):
+        return new_shadow(value)
+    part = np.reshape(src_shadow, value.shape)
+    if not np.shares_memory(part, src_shadow):
+        raise ValueError("adtrans: a reshape that is a view of its array but not of that array's shadow "
+                         "(the shadow's layout differs); take a copy: v = src.reshape(...).copy()")
+    return part
+
+
+def reshape_back(c, shape, src_shadow):
+    """Adjoint of ``v = src.reshape(...)`` for ``src``: ``c`` (``v``'s adjoint) in ``src``'s shape,
+    or nothing where ``v``'s shadow is a view of ``src``'s (:func:`reshape_shadow`: already there)."""
+    if isinstance(c, np.ndarray) and isinstance(src_shadow, np.ndarray) and np.shares_memory(c, src_shadow):
+        return None
+    return np.reshape(c, shape)
+
+
 def alias_shadow(shadow):
     """Shadow of ``v = a``: the same array shadow (aliasing), or 0.0 for a float copy."""
     if isinstance(shadow, np.ndarray) or shadow is None:

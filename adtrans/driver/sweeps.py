@@ -63,7 +63,7 @@ from collections import Counter
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
 from ..analyse.effects import kernel_draws, read_params, returns_value, written_params
 from .exprs import ExprAdjoint, index_code
-from .normalise import (AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
+from .normalise import (reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
 from ..ir.walk import iter_nodes
 
@@ -484,6 +484,9 @@ class Sweeps:
             if isinstance(v, ast.Attribute):
                 return f"_rt.alias_shadow({self.shadow(v.value.id)}).T"
             return f"_rt.getitem_shadow({self.shadow(v.value.id)}, _np.s_[{index_code(v.slice)}])"
+        src = reshape_source(v) if s.kind == "pure" else None
+        if src is not None and self.act.name(src):
+            return f"_rt.reshape_shadow({s.target}, {src}, {self.shadow(src)})"
         return f"_rt.new_shadow({s.target})"
 
     def rev_Assign(self, s: Assign) -> list:

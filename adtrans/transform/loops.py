@@ -143,12 +143,14 @@ class LoopStrategies:
     def taped_loop(self, L, scope, depth, why):
         # arrays of a length that varies per iteration (a mask's positions, a compacting read):
         # each reverse iteration gets its own iteration's binding back (transform/varlen.py)
-        varying = set(self.rebound_arrays(L, self.varying_allocations(L), why)) - self.varying_arrays
+        # (an array allocated in a nested loop is served by both: each restores its own iterations')
+        varying = set(self.rebound_arrays(L, self.varying_allocations(L), why))
+        before = set(self.varying_arrays)
         self.varying_arrays |= varying
         try:
             return self._taped_loop(L, scope, depth, why, sorted(varying))
         finally:
-            self.varying_arrays -= varying
+            self.varying_arrays = before
 
     def _taped_loop(self, L, scope, depth, why, varying=()):
         saves, pops = self.compound_save(L, scope, only_header=True)

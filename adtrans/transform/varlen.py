@@ -23,7 +23,8 @@ constants of the primal: they are recorded, never differentiated.
 Served: an array allocated once in the kernel, in the taped loop's body (also under an ``if``:
 the binding recorded is whatever the iteration ends with), not read in an iteration before that
 allocation, one-dimensional and C-contiguous; one allocated in a nested loop and read only there
-is left to that loop (a nested taped loop rebinds it itself, a rerun allocates it again).  Other varying
+is left to that loop (a nested taped loop rebinds it itself, a rerun allocates it again), and the
+enclosing loop records the binding each of its iterations ends with too.  Other varying
 arrays stay refused with :data:`FIXED_SHAPE_HINT`.
 """
 from __future__ import annotations
@@ -114,8 +115,11 @@ class VaryingLengths:
             inner = [p for p in chain[[id(p) for p in chain].index(id(L)) + 1:] if isinstance(p, (ast.For, ast.While))]
             problem = None
             if inner:
-                # allocated in a nested loop: that loop serves it (taped: here again; rerun: allocated again)
+                # allocated in a nested loop: that loop serves it (taped: here again; rerun: allocated
+                # again), and this one records the binding each of its iterations ends with: the
+                # nested loop's reverse leaves the binding it had before its first iteration
                 if not any(x in _names(t) for t in L.body if t is not inner[0]):
+                    out.append(x)
                     continue
                 problem = "allocated inside a nested loop and read outside it"
             elif len(self.sites[x]) != 1:
