@@ -4,10 +4,15 @@ import re
 import sys
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
 import adtrans
+from adtrans.arguments import typeof_args
+from adtrans.build import compiled
+from adtrans.targets.cpu import CPU
+from adtrans.targets.cpu_runtime import tape_push_array
 from fdcheck import check, tape_pushes
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -67,3 +72,18 @@ def test_ode_with_streamed_snapshots_matches_finite_differences():
     streaming stores (adtrans/targets/cpu_stream.py)."""
     x, s, yf = GB.ode_input(40_000, 3, rng())
     check(GB.ode, [x, s, yf])
+
+
+def test_ode_tape_top_reaches_tape_push_array_as_int64_not_a_literal():
+    """The push opening ode's time loop was typed first with ``top_float64`` ``Literal[int](0)``
+    (the tape top was set to ``0``) and then ``int64``: tape_push_array compiled twice (0.4-0.8 s
+    cold).  The adjoint is typed again here without Numba's cache, which would load it without
+    typing its calls."""
+    x, s, yf = GB.ode_input(7, 4, rng())
+    activity = ("dup", "const", "dup")
+    assert "top_float64 = np.int64(0)\n" in adtrans.source(GB.ode, activity, x, s, yf)
+    _, adj = compiled(GB.ode, activity, typeof_args((x, s, yf)), CPU)
+    numba.njit(adj.py_func).compile((numba.typeof(x),) * 2 + (numba.typeof(s),) + (numba.typeof(yf),) * 2
+                                    + (numba.types.Omitted(None),))
+    assert tape_push_array.signatures and not any(isinstance(sig[1], numba.types.Literal)
+                                                  for sig in tape_push_array.signatures), tape_push_array.signatures

@@ -246,8 +246,9 @@ class PrangeRewriter:
                 slot = slots.get(dt, 0)
                 slots[dt] = slot + 1
                 self.scratch_dtypes.add(dt)
-                pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, {slot}, max({nthreads} - 1, 0), "
-                                     f"{d})").body[0])
+                # np.int64(slot), not a literal: Numba would compile scratch_rows once per slot number
+                pre.append(ast.parse(f"{buf} = scratch_rows(scratch_pool_{dt}, np.int64({slot}), "
+                                     f"max({nthreads} - 1, 0), {d})").body[0])
                 # a parallel region costs a launch and a barrier (on a loaded machine, milliseconds of
                 # spinning): small sums run serially, large ones in parallel; same order of additions.
                 # Up to 3-D, a runtime helper compiled once per machine (targets/cpu_runtime.py: each

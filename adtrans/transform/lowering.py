@@ -168,13 +168,16 @@ class MarkerLowering:
         """The expression a tape of ``scope`` and dtype ``dt`` starts as."""
         raise NotImplementedError
 
+    #: The expression a tape top starts as.
+    top_start = "0"
+
     def prologue(self, scope):
         b = self.b
         out = list(scope.hoisted)
         for dt in sorted(b.tape_dtypes.get(scope.id, ())):
             tape, top = b.tape_vars(scope, dt)
             out.append(ast.parse(f"{tape} = {self.tape_start(scope, dt)}").body[0])
-            out.append(ast.parse(f"{top} = 0").body[0])
+            out.append(ast.parse(f"{top} = {self.top_start}").body[0])
         body = b.norm.body if scope.root is None else scope.root.body
         init = set()
         for x in sorted(b.pushed_names.get(scope.id, ())):
@@ -249,6 +252,10 @@ class CpuLowering(MarkerLowering):
     @staticmethod
     def pool_name(dt) -> str:
         return f"tape_pool_{dt}"
+
+    # ``np.int64(0)``, not ``0``: Numba would type the first call's top ``Literal[int](0)`` and compile
+    # each runtime helper it reaches (tape_push_array) once more for that literal (~0.4-0.8 s cold)
+    top_start = "np.int64(0)"
 
     def tape_start(self, scope, dt):
         if scope.parent is None:

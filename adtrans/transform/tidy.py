@@ -132,6 +132,14 @@ def _is_zero(e) -> bool:
             and isinstance(e.args[0], ast.Constant) and e.args[0].value == 0 and not e.keywords)
 
 
+def _is_constant(e) -> bool:
+    """``1.5``, ``0`` or ``np.int64(0)`` (a tape top's start), ``np.float32(0)``: a constant."""
+    if isinstance(e, ast.Constant):
+        return True
+    return (isinstance(e, ast.Call) and dotted(e.func) in ("np.float32", "np.float64", "np.int64")
+            and len(e.args) == 1 and isinstance(e.args[0], ast.Constant) and not e.keywords)
+
+
 def _is_prange(s) -> bool:
     return isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and dotted(s.iter.func) in (
         "numba.prange", "prange")
@@ -173,7 +181,7 @@ class _Fold(ast.NodeTransformer):
 def _movable(s, stored, params) -> str | None:
     """``x = constant`` or ``x = p`` (a parameter never reassigned): the name ``x``, else None."""
     if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and (
-            isinstance(s.value, ast.Constant) or _is_zero(s.value)
+            _is_constant(s.value)
             or (isinstance(s.value, ast.Name) and s.value.id in params and s.value.id not in stored)):
         return s.targets[0].id
     return None
