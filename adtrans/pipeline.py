@@ -24,6 +24,7 @@ from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 from .transform.firstwrite import first_writes
 from .transform.firstwrite_params import param_first_writes
+from .transform.lapack_merge import merge_lapack_parts
 from .transform.zeroskip import skip_zero_adjoints
 
 ACTIVITIES = ("const", "active", "dup")
@@ -128,7 +129,7 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = first_writes(tidy(func, marked.builder.scalar_names(), discard))
     vectors = {marked.builder.adj(p) for p, t in zip(primal.params, argtypes)
                if param_activity.get(p) == "dup" and target.is_array_type(t) and getattr(t, "ndim", 0) == 1}
-    func = param_first_writes(func, vectors)
+    func = merge_lapack_parts(param_first_writes(func, vectors))
     if target.skips_zero_adjoints:
         func = skip_zero_adjoints(func)
     decorator = target.decorator(primal, conv["parallel"], cache)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import os
 
 import numpy as np
@@ -869,8 +870,17 @@ class ArrayLowering:
         if func in LAPACK and LAPACK[func].parts and len(t.elts) == len(LAPACK[func].parts) \
                 and all(isinstance(x, ast.Name) for x in t.elts):
             # sign, logdet = np.linalg.slogdet(A), w, V = np.linalg.eigh(A): one statement per part
-            # (a part nobody reads goes; one the kernel never names is not made)
+            # (a part nobody reads goes; one the kernel never names is not made); the parts share
+            # ``adtrans_group``, by which :mod:`adtrans.transform.lapack_merge` makes them one call again
             out = []
+            v.adtrans_group = next(_GROUPS)
+            if sum(x.id in self.loads for x in t.elts) > 1:
+                # an operand expression (``A * k``) is made once, not once per part
+                for j, a in enumerate(v.args):
+                    if not isinstance(a, ast.Name) and self.ndim(a) > 0:
+                        tmp = self.fresh("operand")
+                        out += self.assign_name(tmp, a, pre, s)
+                        v.args[j] = N(tmp)
             for k, x in enumerate(t.elts):
                 if x.id not in self.loads:
                     continue
@@ -2721,6 +2731,7 @@ class ArrayLowering:
         value = call if part is None else ast.Subscript(value=call, slice=C(part), ctx=ast.Load())
         nd = vals[-1].ndim if one.ndim == "b" else int(one.ndim)
         value.adtrans_lapack, value.adtrans_linalg, value.adtrans_position = name, nd, _position(like)
+        value.adtrans_group = getattr(like, "adtrans_group", None)
         ast.copy_location(value, like)
         if nd == 0:
             return value
@@ -3274,6 +3285,9 @@ def _written_arrays(stmts, rebinding=True) -> set:
                     out |= {a.id for a in n.args if isinstance(a, ast.Name)}
     return out
 
+
+#: Tags of the statements ``w, V = np.linalg.eigh(A)`` whose parts are lowered one by one.
+_GROUPS = itertools.count(1)
 
 #: What the elements of the LAPACK functions' tuple results are called (in messages).
 _PART_NAMES = {"linalg.slogdet": ("sign", "logdet"), "linalg.eigh": ("w", "V"), "linalg.svd": ("U", "s", "Vt"),
