@@ -404,23 +404,26 @@ def spread(bar, like):
     return [bar] * len(like) if isinstance(like, list) else bar
 
 
+def _one_hot(bar, like, k):
+    """``bar`` at flat position ``k`` of ``like``'s shape, zero elsewhere (a list for a list)."""
+    out = np.zeros(np.shape(like))
+    out.flat[k] = bar
+    return out.tolist() if isinstance(like, list) else out
+
+
 def pick(bar, like, largest: bool):
     """Adjoint of the builtin ``max(like)`` / ``min(like)`` of one sequence of numbers: ``bar`` at the
     first extreme element (the one Python returns), zero elsewhere."""
     values = [float(v) for v in like]
-    k = values.index(max(values) if largest else min(values))
-    out = [0.0] * len(values) if isinstance(like, list) else np.zeros(len(values))
-    out[k] = bar
-    return out
+    return _one_hot(bar, values if isinstance(like, list) else like,
+                    values.index(max(values) if largest else min(values)))
 
 
 def extreme(bar, a, largest: bool):
     """Adjoint of ``np.max(a)`` / ``np.min(a)`` (whole array): ``bar`` at the first extreme element
     (``np.argmax``/``np.argmin``, as the kernels' rule), zero elsewhere."""
     arr = np.asarray(a)
-    out = np.zeros(arr.shape)
-    out.flat[int(np.argmax(arr) if largest else np.argmin(arr))] = bar
-    return out.tolist() if isinstance(a, list) else out
+    return _one_hot(bar, a if isinstance(a, list) else arr, int(np.argmax(arr) if largest else np.argmin(arr)))
 
 
 def spread_adjoint(bar, a, std: bool):

@@ -47,7 +47,7 @@ import copy
 from ..ir.nodes import Rename, name
 from .listrows import ELEMENTWISE, row_length, single_defs
 from .listvalues import assign, at_line, binop, canon_of, creation, int_names, is_bool, is_int, mk_call
-from ..ir.walk import iter_nodes
+from ..ir.walk import all_names, iter_nodes
 
 #: what each list form becomes; ``scripts/supported_table.py`` writes it into ``docs/supported.md``.
 LIST_TABLE = {
@@ -84,10 +84,6 @@ def _trip(nz, call, like):
     if abs(c) != 1:
         span = binop(binop(span, ast.Add(), ast.Constant(abs(c) - 1)), ast.FloorDiv(), ast.Constant(abs(c)))
     return mk_call("max", span, ast.Constant(0))
-
-
-def _names(e) -> set:
-    return {n.id for n in iter_nodes(e) if isinstance(n, ast.Name)}
 
 
 def _stored(stmts) -> set:
@@ -290,7 +286,7 @@ class ListLowering:
         stored = _stored(region)
         for call, v in arrays:
             row = row_length(self.nz, v, self.defs)
-            if row is None or _names(row) & stored:
+            if row is None or all_names(row) & stored:
                 raise self.err(call, f"a list of arrays (`{lst}`) whose row length is not known before the loop",
                                "preallocate a 2-D array (np.empty((n, m))) and write its rows")
         if len(arrays) != len(values):
@@ -430,7 +426,7 @@ class ListLowering:
                                      "known when the list is created)",
                                "loop over range(max_n) with a break, or preallocate np.empty(max_n) and keep a counter")
             it = loop.iter
-            if self.info[lst].length.id in _names(it):
+            if self.info[lst].length.id in all_names(it):
                 raise self.err(call, f"appending to `{lst}` while iterating over it (Python visits the new elements too)",
                                f"append to a second list, or loop over range(len({lst})) (the length when the loop starts)")
             kind = (canon_of(self.nz, it.func) or "").split(".")[-1] if isinstance(it, ast.Call) else ""
@@ -444,7 +440,7 @@ class ListLowering:
             indices.append(loop.target.id if isinstance(loop.target, ast.Name) else None)
         depth = 0           # loops that must be run to count (a later trip reads their index)
         for j, t in enumerate(trips):
-            uses = _names(t)
+            uses = all_names(t)
             for k in range(j):
                 if indices[k] in uses:
                     depth = max(depth, k + 1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.walk import iter_nodes
+from ..ir.walk import all_names
 
 #: the run-time check's message of an assignment whose value and region differ in length
 REGION_MISMATCH = "could not broadcast the value into the assigned region"
@@ -20,10 +20,6 @@ REGION_MISMATCH = "could not broadcast the value into the assigned region"
 VARYING_REBINDING_HINT = ("bind the array afresh in each iteration before anything reads it (`v = u[u > c]` "
                           "first in the loop body, a name not bound before the loop), or keep the shape fixed: "
                           "np.where(mask, x, 0.0) instead of x[mask]")
-
-
-def _names(e) -> set:
-    return {n.id for n in iter_nodes(e) if isinstance(n, ast.Name)}
 
 
 def _statement(lw):
@@ -35,7 +31,7 @@ def note_data_shaped(lw, t, extents=None) -> None:
     """Record that array ``t`` has a data-dependent length (``extents`` None: it is mask positions
     or an index array; else it is allocated with ``extents`` and has one when they read such an
     array), with the outermost statement that made it."""
-    if extents is None or any(_names(e) & set(lw.data_shaped) for e in extents):
+    if extents is None or any(all_names(e) & set(lw.data_shaped) for e in extents):
         lw.data_shaped[t] = _statement(lw)
     else:
         lw.data_shaped.pop(t, None)
@@ -46,7 +42,7 @@ def refuse_varying_rebinding(lw, a, b) -> None:
     may differ: one reads an array of data-dependent length made in the same loop or branch
     (one made before it has one length throughout: the run-time check stays)."""
     here = _statement(lw)
-    if here is not None and any(lw.data_shaped.get(x, ()) == here for x in _names(a) | _names(b)):
+    if here is not None and any(lw.data_shaped.get(x, ()) == here for x in all_names(a) | all_names(b)):
         t, s = lw.rebinding
         raise lw.err(s, f"`{t}` rebound inside a loop or branch to a value whose length depends on the data "
                         f"(a boolean-mask read or np.flatnonzero/argwhere) and may differ from its length "

@@ -357,25 +357,36 @@ def _span(L, stable, stored, defs):
     """``(lo, hi)`` of the indices a unit-step ``range`` loop ``L`` visits, each as ``(base, offset)``
     (:func:`_affine`), for an ascending ``range(lo, hi)`` or a descending ``range(hi - 1, lo - 1, -1)``;
     None for anything else or a bound that may change between steps."""
+    return range_bounds(L, lambda e: _affine(e, stable, stored, defs), ("", 0), lambda b, k: (b[0], b[1] + k))
+
+
+def range_bounds(L, bound, zero, shift):
+    """``(lo, hi)`` of the indices a unit-step ``range`` loop ``L`` visits, for an ascending
+    ``range(lo, hi)`` or a descending ``range(hi - 1, lo - 1, -1)``, in the representation of
+    ``bound(e)`` (None where a bound has none), ``zero`` (0) and ``shift(b, k)`` (``b + k``);
+    None for any other loop."""
     if not _is_range(L):
         return None
     args = L.iter.args
     if len(args) in (1, 2):
-        lo = _affine(args[0], stable, stored, defs) if len(args) == 2 else ("", 0)
-        hi = _affine(args[-1], stable, stored, defs)
-        return None if lo is None or hi is None else (lo, hi)
-    if len(args) == 3 and isinstance(args[2], ast.UnaryOp) and isinstance(args[2].op, ast.USub) \
-            and isinstance(args[2].operand, ast.Constant) and args[2].operand.value == 1:
-        start, stop = _affine(args[0], stable, stored, defs), _affine(args[1], stable, stored, defs)
+        lo = bound(args[0]) if len(args) == 2 else zero
+        hi = bound(args[-1])
+    elif len(args) == 3 and _minus_one(args[2]):
+        start, stop = bound(args[0]), bound(args[1])
         if start is None or stop is None:
             return None
-        return (stop[0], stop[1] + 1), (start[0], start[1] + 1)
-    if len(args) == 3 and isinstance(args[2], ast.Constant) and args[2].value == -1:
-        start, stop = _affine(args[0], stable, stored, defs), _affine(args[1], stable, stored, defs)
-        if start is None or stop is None:
-            return None
-        return (stop[0], stop[1] + 1), (start[0], start[1] + 1)
-    return None
+        lo, hi = shift(stop, 1), shift(start, 1)
+    else:
+        return None
+    return None if lo is None or hi is None else (lo, hi)
+
+
+def _minus_one(e) -> bool:
+    """Whether the step ``e`` is the int -1 (``-1`` as written, or folded into one constant)."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        e = e.operand
+        return isinstance(e, ast.Constant) and type(e.value) is int and e.value == 1
+    return isinstance(e, ast.Constant) and type(e.value) is int and e.value == -1
 
 
 def _affine(e, stable, stored, defs, depth=0):

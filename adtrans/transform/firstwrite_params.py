@@ -52,7 +52,7 @@ import ast
 from collections import Counter
 
 from ..ir.walk import all_names, stored_names
-from .firstwrite import _element, _is_range, _reads_then_kill, _stable, _store_counts
+from .firstwrite import _element, _is_range, _reads_then_kill, _stable, _store_counts, range_bounds
 from .tidy import _is_comment
 
 
@@ -223,20 +223,7 @@ def _parts(b):
 
 def _range(L, stable, stored, defs):
     """``(lo, hi)`` bounds of the indices a unit-step ``range`` loop visits, else None."""
-    if not _is_range(L):
-        return None
-    args = L.iter.args
-    if len(args) in (1, 2):
-        lo = _bound(args[0], stable, stored, defs) if len(args) == 2 else ("c", 0)
-        hi = _bound(args[-1], stable, stored, defs)
-        return None if lo is None or hi is None else (lo, hi)
-    step = args[2] if len(args) == 3 else None
-    if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub):
-        step = ast.Constant(-step.operand.value) if isinstance(step.operand, ast.Constant) else None
-    if isinstance(step, ast.Constant) and step.value == -1 and type(step.value) is int:
-        start, stop = _bound(args[0], stable, stored, defs), _bound(args[1], stable, stored, defs)
-        return None if start is None or stop is None else (_shift(stop, 1), _shift(start, 1))
-    return None
+    return range_bounds(L, lambda e: _bound(e, stable, stored, defs), ("c", 0), _shift)
 
 
 def _compare(test, stable, stored, defs):

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import ast
 
-from ..ir.walk import dotted, iter_nodes
+from ..ir.walk import all_names, dotted, iter_nodes
 from ..rules.derivatives import LAPACK
 
 
 def merge_lapack_parts(func: ast.FunctionDef) -> ast.FunctionDef:
     """``func`` with the parts of each tuple-valued LAPACK call computed by one call."""
-    used = _names(func)
+    used = all_names(func)
     for node in list(iter_nodes(func)):
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
@@ -45,10 +45,6 @@ def _part(s):
     if func not in LAPACK or not LAPACK[func].parts:
         return None
     return group, v.slice.value, s.targets[0].id, v.value, len(LAPACK[func].parts)
-
-
-def _names(s) -> set:
-    return {n.id for n in iter_nodes(s) if isinstance(n, ast.Name)}
 
 
 def _stores(s) -> set:
@@ -88,7 +84,7 @@ def _merge(stmts: list, used: set) -> list:
             continue
         group, k0, name0, call, size = first
         key = ast.dump(call)
-        operands = set().union(*(_names(a) for a in call.args + [k.value for k in call.keywords]))
+        operands = set().union(*(all_names(a) for a in call.args + [k.value for k in call.keywords]))
         if name0 in operands:
             i += 1
             continue
@@ -97,7 +93,7 @@ def _merge(stmts: list, used: set) -> list:
             p = _part(out[j])
             if p is not None and p[0] == group:
                 if p[1] in parts or ast.dump(p[3]) != key or p[2] in operands or p[2] in parts.values() \
-                        or any(p[2] in _names(b) for b in between):
+                        or any(p[2] in all_names(b) for b in between):
                     break
                 parts[p[1]] = p[2]
                 taken.append(j)

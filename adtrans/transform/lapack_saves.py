@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 
 from ..analyse.loops import loop_is_prange
-from ..ir.walk import array_target, is_lapack, iter_stmts, lapack_operands, reads, scalar_target
+from ..ir.walk import array_target, is_lapack, iter_stmts, lapack_operands, loaded_names, reads, scalar_target
 
 
 class LapackSaves:
@@ -46,7 +46,7 @@ class LapackSaves:
     def lapack_read_arrays(self, s, rev) -> list:
         """The arrays (operands and result of LAPACK statement ``s``) that its reverse ``rev`` reads, in order."""
         cands = list(dict.fromkeys(lapack_operands(s.value) + [s.targets[0].id]))
-        loaded = {n.id for r in rev for n in ast.walk(r) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        loaded = set().union(*(loaded_names(r) for r in rev))
         return [a for a in cands if a in loaded and a in self.types and getattr(self.types[a], "ndim", 0)]
 
     def _changes_in_loops(self, a) -> bool:

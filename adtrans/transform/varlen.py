@@ -36,7 +36,7 @@ from numba.core import types as nbtypes
 from ..analyse.types import is_array
 from ..ir.liveness import upward_exposed
 from ..ir.markers import comment, save_restore
-from ..ir.walk import is_alloc, iter_nodes, iter_stmts, reads
+from ..ir.walk import all_names, is_alloc, iter_nodes, iter_stmts, reads
 
 # NumPy calls whose result's length depends on the values of their arguments
 DATA_SHAPED_CALLS = frozenset({"flatnonzero", "nonzero", "argwhere", "unique", "extract"})
@@ -72,10 +72,6 @@ def _fills(s, x) -> bool:
     v = s.value if isinstance(s, ast.Expr) else None
     return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "fill" \
         and isinstance(v.func.value, ast.Name) and v.func.value.id == x
-
-
-def _names(node) -> set:
-    return {n.id for n in iter_nodes(node) if isinstance(n, ast.Name)}
 
 
 class VaryingLengths:
@@ -118,7 +114,7 @@ class VaryingLengths:
                 # allocated in a nested loop: that loop serves it (taped: here again; rerun: allocated
                 # again), and this one records the binding each of its iterations ends with: the
                 # nested loop's reverse leaves the binding it had before its first iteration
-                if not any(x in _names(t) for t in L.body if t is not inner[0]):
+                if not any(x in all_names(t) for t in L.body if t is not inner[0]):
                     out.append(x)
                     continue
                 problem = "allocated inside a nested loop and read outside it"
