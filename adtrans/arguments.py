@@ -34,10 +34,25 @@ class Active:
 
 
 class Duplicated:
-    """An array and its shadow (same shape and dtype); the shadow is updated in place."""
+    """An array and its shadow (same shape and dtype); the shadow is updated in place.
+
+    Or a tuple of arrays (a kernel's tuple parameter, ``params = (W1, b1, W2)``) and the tuple of
+    their shadows, element by element; a float in the tuple has no shadow (put anything at its
+    place): its adjoint is returned with those of the ``Active`` arguments, in parameter order."""
     __slots__ = ("value", "shadow")
 
     def __init__(self, value, shadow):
+        if isinstance(value, tuple):
+            if not isinstance(shadow, tuple) or len(shadow) != len(value):
+                raise ActivityError(f"the shadow of a tuple of {len(value)} must be a tuple of {len(value)}, "
+                                    f"got {type(shadow).__name__}")
+            for k, (v, d) in enumerate(zip(value, shadow)):
+                if isinstance(v, np.ndarray) and v.dtype.kind == "f" and not (
+                        isinstance(d, np.ndarray) and d.shape == v.shape and d.dtype == v.dtype):
+                    raise ActivityError(f"element {k} of the tuple: an array of shape {v.shape} and dtype {v.dtype} "
+                                        f"needs a shadow of the same shape and dtype")
+            self.value, self.shadow = value, shadow
+            return
         value, shadow = np.asarray(value), np.asarray(shadow)
         if value.shape != shadow.shape or value.dtype != shadow.dtype:
             raise ActivityError(f"shadow of shape {shadow.shape} and dtype {shadow.dtype} for an array of "

@@ -16,6 +16,7 @@ from .ir.lines import line_map
 from .ir.walk import array_target, iter_stmts
 from .normalise import normalise
 from .normalise.records import entry_source, record_params, split_records
+from .normalise.tupleargs import split_tuples, tuple_params
 from .parse import Primal
 from .targets.base import Target
 from .targets.cpu import CPU
@@ -103,6 +104,14 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     records = record_params(primal, argtypes)
     if records:
         return _generate_split(primal, tuple(activity), argtypes, records, target, name, cache)
+    tuples = tuple_params(primal, activity, argtypes)
+    if tuples:       # a tuple of Duplicated arrays: one parameter per element, behind an entry
+        if target.kind != "cpu":
+            raise primal.error(primal.tree, f"the Duplicated tuple {next(iter(tuples))} in a {target.kind} kernel",
+                               "pass each array as its own argument")
+        split = split_tuples(primal, tuple(activity), argtypes, tuples)
+        return _generate_entry(primal, tuple(activity), split, target, name, cache, "_elements",
+                               "the tuples' elements, one parameter each (adtrans.normalise.tupleargs)")
     param_activity = check_activity(primal, activity, argtypes)
     target.check_activity(primal, param_activity)
     arrays = {p: (t.ndim, _dtype_name(t.dtype)) for p, t in zip(primal.params, argtypes) if target.is_array_type(t)}
@@ -156,8 +165,16 @@ def _generate_split(primal, activity, argtypes, records, target, name, cache) ->
         if a.lower() == "dup" and not any(isinstance(records[p].typeof(f), nbtypes.Float) for f in records[p].fields):
             raise ActivityError(f"{p} has no float field; Duplicated needs float fields (use Const)")
     split = split_records(primal, activity, argtypes, records)
+    return _generate_entry(primal, activity, split, target, name, cache, "_fields",
+                           "the structured arrays' fields, one array each (adtrans.normalise.records)")
+
+
+def _generate_entry(primal, activity, split, target, name, cache, suffix, comment) -> Generated:
+    """The adjoint of ``split.primal`` (a :class:`~adtrans.normalise.records.RecordSplit`: parameters
+    of ``primal`` split into parts), named ``name + suffix``, then an entry function with ``primal``'s
+    own parameters (``activity``: theirs) and shadows passing the parts."""
     name = name or f"{primal.name}_adjoint"
-    inner = generate(split.primal, split.activity, split.argtypes, target, name=f"{name}_fields", cache=cache)
+    inner = generate(split.primal, split.activity, split.argtypes, target, name=f"{name}{suffix}", cache=cache)
     inner_args = [a.arg for a in ast.parse(inner.function_source).body[0].args.args]
     field_of = {n: (p, f) for p, fs in split.fields.items() for f, n in fs}
     taken = set(inner_args) | set(primal.params)
@@ -176,12 +193,23 @@ def _generate_split(primal, activity, argtypes, records, target, name, cache) ->
                     taken.add(d)
                     shadow_of[rp] = d
                 shadows[sh] = (shadow_of[rp], f)
-    entry = entry_source(name, inner.name, inner_args, split.fields, shadows, target.decorator(primal, False, cache))
+    unused = {}         # a Duplicated tuple of floats only: its shadow tuple is passed, never read
+    for rp in split.fields:
+        if rp not in shadow_of and dict(zip(primal.params, activity)).get(rp, "").lower() == "dup":
+            d = f"d_{rp}"
+            while d in taken:
+                d += "_"
+            taken.add(d)
+            unused[rp] = d
+    entry = entry_source(name, inner.name, inner_args, split.fields, shadows, target.decorator(primal, False, cache),
+                         comment, unused)
     params = []
     for a in inner.params:
         mapped = field_of[a][0] if a in field_of else shadows[a][0] if a in shadows else a
         if mapped not in params:
             params.append(mapped)
+            if mapped in unused:
+                params.append(unused[mapped])
     written = tuple(dict.fromkeys(field_of[w][0] if w in field_of else w for w in inner.written or ()))
     return replace(inner, name=name, function_source=inner.function_source + "\n\n\n" + entry,
                    params=params, written=written)

@@ -5,7 +5,8 @@ The list of functions is what this Numba types (every public callable of ``numpy
 tables (``adtrans.normalise.arrayvalues.TABLE`` for array functions, the derivative table
 ``adtrans.rules.derivatives.INTRINSIC`` for element-wise intrinsics).  ``--check`` exits 1 when
 the file is out of date (``tests/test_supported_table.py`` runs it).  Further tables list the
-Python list forms (``adtrans.normalise.lists.LIST_TABLE``), record arrays and the random draws
+Python list forms (``adtrans.normalise.lists.LIST_TABLE``), record arrays, tuples passed whole
+(``adtrans.normalise.tupleargs.TUPLE_TABLE``) and the random draws
 (``adtrans.normalise.draws.DRAW_TABLE``).
 
     python scripts/supported_table.py [--check]
@@ -26,6 +27,7 @@ from adtrans.normalise.arrayvalues import METHODS, NUMBA_MISSING, PRIMAL_LIMITS,
 from adtrans.normalise.draws import DRAW_TABLE
 from adtrans.normalise.lists import LIST_TABLE
 from adtrans.normalise.records import RECORD_TABLE
+from adtrans.normalise.tupleargs import TUPLE_TABLE
 from adtrans.rules.derivatives import INTRINSIC, intrinsic_of
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "supported.md"
@@ -122,6 +124,9 @@ def render() -> str:
     lines += _form_table("Structured (record) arrays (CPU)",
                          "From `adtrans.normalise.records.RECORD_TABLE`: each field read becomes its own array "
                          "(see the docstring of `adtrans/normalise/records.py`).", RECORD_TABLE)
+    lines += _form_table("Tuples passed whole (kernels and drivers)",
+                         "From `adtrans.normalise.tupleargs.TUPLE_TABLE`: a tuple parameter becomes one parameter "
+                         "per element (see the docstring of `adtrans/normalise/tupleargs.py`).", TUPLE_TABLE)
     lines += _form_table("Random draws in kernels (CPU)",
                          "From `adtrans.normalise.draws.DRAW_TABLE`: NumPy's legacy generator (`np.random.*`). "
                          "Each draw is stored once, by the forward sweep, into a draw buffer that every later use "

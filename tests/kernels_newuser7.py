@@ -90,7 +90,7 @@ def sum_pair(p):
 
 
 def tuple_to_kernel_driver(x, y):
-    """A tuple of active values passed whole to a kernel: refused at its line."""
+    """A tuple of active values passed whole to a kernel (their adjoints returned by its adjoint)."""
     pair = (x * 2.0, y)
     return sum_pair(pair)
 

@@ -85,7 +85,7 @@ def sum_pair(p):
 
 
 def tuple_of_arrays_driver(x, y):
-    """A tuple of active arrays passed whole to a kernel: refused at the tuple, naming the call."""
+    """A tuple of active arrays passed whole to a kernel (each element its own shadow)."""
     pair = (x * 2.0, y)
     s = sum_pair(pair)
     return s

@@ -53,8 +53,9 @@ def test_driver_tuples_of_active_values():
     np.testing.assert_allclose(adtrans.grad(K.tuple_driver, argnums=(0, 1))(1.5, 0.5), (32.0, 33.0), rtol=1e-14)
     np.testing.assert_allclose(adtrans.grad(K.list_unpack_driver, argnums=(0, 1))(1.5, 0.5), (12.0, 1.0),
                                rtol=1e-14)
-    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser7.py:94:12:.*a tuple of active values.*one by one"):
-        adtrans.grad(K.tuple_to_kernel_driver)(1.5, 0.5)
+    # a tuple passed whole to a kernel was refused; its floats' adjoints now come back (issue 13)
+    assert check(K.tuple_to_kernel_driver, [1.5, 0.5]) < 1e-6
+    assert adtrans.grad(K.tuple_to_kernel_driver, argnums=(0, 1))(1.5, 0.5) == (2.0, 1.0)
 
 
 def test_complex_parameter_is_refused_with_the_real_embedding():

@@ -55,15 +55,19 @@ def test_element_of_a_row_of_the_list():
     np.testing.assert_allclose(g, [[a[2, 1], 0.0], [0.0, 0.0], [0.0, a[0, 0]]], rtol=1e-14)
 
 
-def test_tuple_of_active_arrays_passed_whole_to_a_kernel_is_refused_naming_the_call():
+def test_tuple_and_list_of_active_arrays_passed_whole_to_a_kernel():
+    """They were refused (the kernel's tuple parameter was constant); now each element has its
+    own shadow (issue 13, tests/test_tuplewhole.py)."""
     x, y = np.array([1.0, 2.0]), np.array([0.5, 3.0])
-    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser8.py:89:12:.*passed whole to the kernel "
-                       r"sum_pair \(line 90\).*parameter `p` is constant.*sum_pair\(x \* 2.0, y\)"):
-        adtrans.grad(K.tuple_of_arrays_driver)(x, y)
+    assert check(K.tuple_of_arrays_driver, [x, y]) < 1e-6
+    gx, gy = adtrans.grad(K.tuple_of_arrays_driver, argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(gx, 2.0 * y, rtol=1e-14)
+    np.testing.assert_allclose(gy, 2.0 * x, rtol=1e-14)
     # a list passed whole crashed with a TypeError in the adjoint (the list's shadow plus a float)
-    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser8.py:96:.*the list `parts` of active values "
-                       r"passed whole to the kernel sum_pair.*parts\[0\], parts\[1\]"):
-        adtrans.grad(K.list_of_arrays_driver)(x, y)
+    assert check(K.list_of_arrays_driver, [x, y]) < 1e-6
+    gx, gy = adtrans.grad(K.list_of_arrays_driver, argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(gx, 2.0 * y, rtol=1e-14)
+    np.testing.assert_allclose(gy, 2.0 * x, rtol=1e-14)
 
 
 def test_tuple_of_constants_passed_whole_to_a_kernel():

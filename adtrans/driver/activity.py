@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 
 from ..mpi.specs import SUPPORTED
-from .normalise import (reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
+from .normalise import (arg_names, reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, SetItem,
                         Unpack, While)
 from .calls import BUILTIN_PASSIVE, METHOD_PASSIVE, NUMPY_FILLS, NUMPY_PASSIVE
 
@@ -173,12 +173,11 @@ class Activity:
 
     def kernel(self, call: KernelCall) -> bool:
         """Mark what an active kernel call writes; returns whether the call is active."""
-        active = any(isinstance(a, ast.Name) and self.name(a.id) for a in call.args)
+        active = any(self.name(n) for a in call.args for n in arg_names(a))
         if active:
             for i in self.written(call.kernel):
-                a = call.args[i]
-                if isinstance(a, ast.Name):
-                    self.mark(a.id)
+                for n in arg_names(call.args[i]):
+                    self.mark(n)
         return active
 
     def mpi(self, call: MpiCall, target):

@@ -197,11 +197,12 @@ class ExprAdjoint:
         elif isinstance(node, ast.Call):
             self.call(node, c)
         elif isinstance(node, ast.Tuple) and getattr(node, "adtrans_whole", None):
-            kernel, param, line = node.adtrans_whole
-            raise g.error(node, f"a tuple of active values passed whole to the kernel {kernel} (line {line}): "
-                                f"its tuple parameter `{param}` is constant (no derivative)",
-                          f"give {kernel} one parameter per element and pass them one by one "
-                          f"({kernel}({', '.join(ast.unparse(e) for e in node.elts)}))")
+            kernel, param, line, name = node.adtrans_whole
+            raise g.error(node, f"a tuple of active values passed whole to the kernel {kernel} (line {line}, its "
+                                f"parameter `{param}`) through `{name}`, a name bound more than once or read other "
+                                f"than as {name}[k], unpacking, len or for",
+                          f"bind each tuple once to a name of its own, or pass the literal "
+                          f"({kernel}({ast.unparse(node)}))")
         elif isinstance(node, ast.Tuple):
             raise g.error(node, "a tuple of active values in a driver",
                           "bind it to a name read only as `pair[k]` or `a, b = pair`, pass its elements to the "

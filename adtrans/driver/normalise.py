@@ -35,6 +35,8 @@ from ..ir.names import names_in
 from .calls import CallKind, Resolver, lapack_of
 from .jumps import bind_arguments, inline_helper, lower_jumps
 from ..ir.walk import iter_nodes
+from ..normalise.tupleargs import read_as_parts, split_tuple_names
+from ..parse import parse_function
 from ..rules.derivatives import LAPACK
 
 
@@ -123,12 +125,18 @@ class Return(Stmt):
 
 @dataclass
 class KernelCall:
-    """A call of ``@njit`` kernel ``kernel`` (source text ``func``) with name/constant ``args``;
-    ``col``: the call's column (1-based) for error messages."""
+    """A call of ``@njit`` kernel ``kernel`` (source text ``func``) with name/constant ``args``
+    (or a tuple literal of them: a tuple passed whole); ``col``: the call's column (1-based) for
+    error messages."""
     func: str
     kernel: object
     args: list
     col: int = 1
+
+
+def arg_names(a) -> list[str]:
+    """The names a kernel call's argument ``a`` passes: itself, or a tuple literal's elements."""
+    return [e.id for e in (a.elts if isinstance(a, ast.Tuple) else [a]) if isinstance(e, ast.Name)]
 
 
 @dataclass
@@ -210,9 +218,36 @@ class Normaliser:
             names_in(self.tree)
         self.inlining: list = [primal.pyfunc] if primal.pyfunc is not None else []
         self.resolver = Resolver(primal.globals, self.locals)
+        self.split_tuples()
         self.counter = 0
         self.temps: set = set()
         self.line, self.text = primal.tree.lineno, ""
+
+    def split_tuples(self) -> None:
+        """A tuple (or list) literal bound to a name passed whole to kernels and otherwise read
+        as its parts: one name per element (:func:`adtrans.normalise.tupleargs.split_tuple_names`),
+        the kernels called with the tuple of those names (:meth:`kernel_call`), so each element
+        keeps its own shadow.  A list goes as a tuple only to kernels that read it as one."""
+        lists = {t.id for s in self.body for n in iter_nodes(s) if isinstance(n, ast.Assign)
+                 and isinstance(n.value, ast.List) for t in n.targets if isinstance(t, ast.Name)}
+
+        def passed(call):
+            kind = self.classify(call)
+            if kind.kind != "kernel":
+                return False
+            params = list(inspect.signature(kind.obj.py_func).parameters)
+            given = [params[k] for k, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id in lists
+                     and k < len(params)]
+            if not given:
+                return True
+            tree = parse_function(kind.obj).tree
+            return all(read_as_parts(tree, p) for p in given)
+        fn = copy.copy(self.tree)
+        fn.body = self.body
+        self.body = split_tuple_names(fn, passed, self.fresh_local, self.error, lists=True).body
+        self.lists = self._lists()
+        self.locals |= self._assigned_names()
+        self.resolver.locals |= self.locals
 
     # -- helpers
     def error(self, node, construct, hint=""):
@@ -478,9 +513,9 @@ class Normaliser:
         return name
 
     def mark_whole_to_kernel(self, name: str, value: ast.Tuple):
-        """``pair = (a, b)`` then ``kernel(pair)``: the tuple passed whole to a kernel.  A kernel's
-        tuple parameter is constant (no adjoint takes an active one), so if an element is active
-        :mod:`.exprs` refuses the tuple naming that call (``value.adtrans_whole``: kernel, parameter, line)."""
+        """``pair = (a, b)`` then ``kernel(pair)``, where :meth:`split_tuples` left ``pair`` whole
+        (bound twice, or read other than by its parts): if an element is active :mod:`.exprs`
+        refuses the tuple naming that call (``value.adtrans_whole``: kernel, parameter, line, name)."""
         for s in self.body:
             for node in iter_nodes(s):
                 if isinstance(node, ast.Call) and self.classify(node).kind == "kernel":
@@ -488,7 +523,7 @@ class Normaliser:
                     params = list(inspect.signature(kind.obj.py_func).parameters)
                     for k, a in enumerate(node.args):
                         if isinstance(a, ast.Name) and a.id == name and k < len(params):
-                            value.adtrans_whole = (kind.name, params[k], node.lineno)
+                            value.adtrans_whole = (kind.name, params[k], node.lineno, name)
                             return
 
     def only_read_by_parts(self, name: str) -> bool:
@@ -654,7 +689,9 @@ class Normaliser:
 
     def kernel_call(self, call: ast.Call, kind: CallKind, out) -> KernelCall:
         args = bind_arguments(call, kind.obj.py_func, f"kernel {kind.name}", self.error)
-        leaves = [self.leaf(a, out) for a in args]
+        leaves = [ast.Tuple(elts=[self.leaf(e, out) for e in a.elts], ctx=ast.Load())
+                  if isinstance(a, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in a.elts)
+                  else self.leaf(a, out) for a in args]
         return KernelCall(ast.unparse(call.func), kind.obj, leaves, call.col_offset + 1)
 
     def inline(self, call: ast.Call, kind: CallKind, out) -> ast.expr:

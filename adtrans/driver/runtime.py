@@ -617,6 +617,9 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
         elif s is not None and is_float(a):
             activity.append("active")
             flat.append(a)
+        elif isinstance(a, tuple) and isinstance(s, tuple) and any(x is not None for x in s):
+            activity.append("dup")          # a tuple of arrays passed whole: the tuple of shadows
+            flat += [a, _tuple_shadow(a, s)]
         else:
             activity.append("const")
             flat.append(a)
@@ -646,6 +649,8 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     for k, kind in enumerate(activity):
         if kind == "active":
             out[k] = next(res)
+        elif kind == "dup" and isinstance(args[k], tuple):     # its floats' adjoints, in order
+            out[k] = tuple(next(res) if is_float(e) else 0.0 for e in args[k])
     return out
 
 
@@ -688,6 +693,26 @@ def _error(at: str, construct: str, hint: str) -> UnsupportedError:
 def check_tape_empty(tape) -> None:
     if tape:
         raise ADError(f"driver tape not empty after the reverse sweep ({len(tape)} entries): internal error")
+
+
+def check_tuple_arg(elements, active, kernel, at="") -> None:
+    """Refuse (:class:`UnsupportedError` at ``at``) an active element of a tuple passed whole to
+    ``kernel`` that is neither a float array nor a float (``active``: per element whether the
+    driver holds it active)."""
+    for k, (e, on) in enumerate(zip(elements, active)):
+        if on and not (is_float_array(e) or is_float(e)):
+            name = getattr(kernel, "__name__", "kernel")
+            raise _error(at, f"an active {type(e).__name__}, element {k} of a tuple passed whole to the kernel "
+                             f"{name} (a tuple's derivatives are those of its float arrays and floats)",
+                         f"pass it to {name} as its own argument")
+
+
+def _tuple_shadow(a: tuple, s: tuple) -> tuple:
+    """The shadow tuple of a tuple argument ``a`` passed whole: the given array shadows, a zero
+    array for a float array the driver holds passive, the element itself for the others (an
+    adjoint reads the shadows of float arrays only)."""
+    return tuple(x if isinstance(x, np.ndarray) and is_float_array(e) and x.dtype == e.dtype else
+                 np.zeros_like(e) if is_float_array(e) else e for e, x in zip(a, s))
 
 
 def kernel_restore(args, saved) -> None:

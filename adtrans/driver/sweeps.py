@@ -63,7 +63,7 @@ from collections import Counter
 from ..mpi.specs import REQUEST_CREATORS, SUPPORTED
 from ..analyse.effects import kernel_draws, read_params, returns_value, written_params
 from .exprs import ExprAdjoint, index_code
-from .normalise import (reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
+from .normalise import (arg_names, reshape_source, AppendCall, Assign, AugAssign, CallStmt, For, If, KernelCall, MpiCall, Passive,
                         Return, SetItem, Unpack, While, iter_ir)
 from ..ir.walk import iter_nodes
 
@@ -106,6 +106,8 @@ def _touch(s, name: str) -> str | None:
     if isinstance(call, KernelCall) and isinstance(s, (CallStmt, Assign, Unpack)):
         if isinstance(s, Assign) and s.target == name or isinstance(s, Unpack) and name in s.targets:
             return "read"
+        if any(isinstance(a, ast.Tuple) and name in arg_names(a) for a in call.args):
+            return "read"           # in a tuple passed whole
         at = [i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == name]
         if not at:
             return None
@@ -234,9 +236,10 @@ class Sweeps:
                 self.used.add(t)
                 return t
 
-    def error(self, node, construct, hint=""):
+    def error(self, node, construct, hint="", call=None):
+        """The error at ``node`` (a statement of the driver IR: its line, the column of ``call``)."""
         if not hasattr(node, "lineno") and getattr(node, "line", None):     # a statement of the driver IR
-            node = ast.Pass(lineno=node.line, col_offset=0)
+            node = ast.Pass(lineno=node.line, col_offset=getattr(call, "col", 1) - 1)
         return self.primal.error(node, construct, hint)
 
     def at(self, s, call=None) -> str:
@@ -691,7 +694,7 @@ class Sweeps:
         return [i for i in sorted(written_params(call.kernel)) if isinstance(call.args[i], ast.Name)]
 
     def kernel_active(self, call: KernelCall) -> bool:
-        return any(isinstance(a, ast.Name) and self.act.name(a.id) for a in call.args)
+        return any(self.act.name(n) for a in call.args for n in arg_names(a))
 
     def records(self, s) -> bool:
         """Does the forward code of ``s`` push a record besides the name's binding?"""
@@ -709,12 +712,17 @@ class Sweeps:
         out = []
         written = self.kernel_written(call)
         at = self.at(s, call)
-        for a in call.args:
+        for k, a in enumerate(call.args):
             if isinstance(a, ast.Name) and a.id in self.lists and self.act.name(a.id):
                 raise self.error(s, f"the list `{a.id}` of active values passed whole to the kernel {call.func}: "
-                                    "a kernel's list or tuple parameter is constant (no derivative)",
-                                 f"give {call.func} one parameter per element and pass them one by one "
-                                 f"({call.func}({a.id}[0], {a.id}[1], ...))")
+                                    "its length is known only at run time (it is appended to or bound twice), "
+                                    f"or {call.func} does more than read it by constant index, unpacking, len "
+                                    "or for (a kernel's list parameter is constant: no derivative)",
+                                 f"bind it once to a list or tuple literal (`{a.id} = (a, b)`) and pass that, or "
+                                 f"give {call.func} one parameter per element ({call.func}({a.id}[0], {a.id}[1], ...))",
+                                 call)
+            if isinstance(a, ast.Tuple):
+                out += self.check_tuple_arg(s, call, k, a)
         if kernel_draws(call.kernel) and self.checkpoints is not None and self.kernel_active(call):
             raise self.error(s, f"the kernel {call.func}, which draws random numbers, under checkpoints=",
                              "leave checkpoints out (store-all replays the kernel's draws), or draw in the driver "
@@ -730,18 +738,44 @@ class Sweeps:
         out.append(f"{target} = {src}" if target else src)
         return out
 
+    def arg_shadow(self, a) -> str:
+        """The shadow a kernel's adjoint gets for the argument ``a``: a name's shadow (None for
+        a passive one), for a tuple passed whole the tuple of its elements' (``(d_W, None,)``)."""
+        if isinstance(a, ast.Tuple):
+            return "(" + "".join(self.arg_shadow(e) + ", " for e in a.elts) + ")"
+        return self.shadow(a.id) if isinstance(a, ast.Name) and self.act.name(a.id) else "None"
+
+    def check_tuple_arg(self, s, call: KernelCall, k: int, a: ast.Tuple) -> list:
+        """Refuses, at ``s``'s line, a tuple of active values passed whole (argument ``k`` of
+        ``call``) into whose arrays the kernel writes (the driver's checkpoints hold whole
+        arguments); returns the forward code that refuses an active number in it at run time
+        (a tuple's shadow holds arrays only: :func:`adtrans.driver.runtime.check_tuple_arg`)."""
+        active = [isinstance(e, ast.Name) and self.act.name(e.id) for e in a.elts]
+        if not any(active):
+            return []
+        if k in written_params(call.kernel):
+            raise self.error(s, f"a tuple of active arrays passed whole to the kernel {call.func}, which writes into it",
+                             f"pass the arrays {call.func} writes as arguments of their own", call)
+        if all(e.id in self.arrays for e, on in zip(a.elts, active) if on):
+            return []
+        return [f"_rt.check_tuple_arg({ast.unparse(a)}, {tuple(active)!r}, {call.func}, {self.at(s, call)!r})"]
+
     def rev_kernel(self, call: KernelCall, seed: str, rec) -> list:
         args = "".join(ast.unparse(a) + ", " for a in call.args)
         if not self.kernel_active(call):
             return [f"_rt.kernel_restore(({args}), {rec})"] if rec else []
-        shadows = "".join((self.shadow(a.id) if isinstance(a, ast.Name) and self.act.name(a.id) else "None")
-                          + ", " for a in call.args)
+        shadows = "".join(self.arg_shadow(a) + ", " for a in call.args)
         res = self.temp("_a")
         out = [f"{res} = _rt.kernel_adjoint({call.func}, ({args}), ({shadows}), {seed}, {rec})"]
         for i, a in enumerate(call.args):
             if isinstance(a, ast.Name) and self.act.name(a.id) and a.id not in self.arrays:
                 sb = self.shadow(a.id)
                 out.append(f"{sb} = _rt.acc_scalar({sb}, {res}[{i}])")
+            elif isinstance(a, ast.Tuple):      # a tuple passed whole: its floats' adjoints
+                for j, e in enumerate(a.elts):
+                    if isinstance(e, ast.Name) and self.act.name(e.id) and e.id not in self.arrays:
+                        sb = self.shadow(e.id)
+                        out.append(f"{sb} = _rt.acc_scalar({sb}, {res}[{i}][{j}])")
         return out
 
     def mpi_recorded(self, call: MpiCall) -> bool:

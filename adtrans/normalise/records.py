@@ -314,11 +314,15 @@ def _targets(s) -> list:
     return []
 
 
-def entry_source(name: str, inner: str, inner_args: list, fields: dict, shadows: dict, decorator: str) -> str:
+def entry_source(name: str, inner: str, inner_args: list, fields: dict, shadows: dict, decorator: str,
+                 comment: str = "the structured arrays' fields, one array each (adtrans.normalise.records)",
+                 unused=None) -> str:
     """The entry function: the kernel's own parameters (structured arrays whole), calling the
     adjoint ``inner`` with one field view per split parameter.  ``inner_args``: the inner
-    adjoint's parameters in order; ``fields``: structured parameter -> ``[(field, name)]``;
-    ``shadows``: inner shadow name -> (structured shadow name, field)."""
+    adjoint's parameters in order; ``fields``: structured parameter -> ``[(field, name)]``
+    (a field name, or an element position of a tuple parameter); ``shadows``: inner shadow name
+    -> (structured shadow name, field); ``comment``: the entry's one comment line; ``unused``:
+    split parameter -> the name of its shadow the entry takes but passes on to nothing."""
     by_name = {n: (p, f) for p, fs in fields.items() for f, n in fs}
     params, call, seen = [], [], set()
     for a in inner_args:
@@ -327,13 +331,15 @@ def entry_source(name: str, inner: str, inner_args: list, fields: dict, shadows:
             if p not in seen:
                 seen.add(p)
                 params.append(p)
+                if p in (unused or {}):
+                    params.append(unused[p])
             call.append(f"{p}[{f!r}]")
         else:
             params.append(a)
             call.append(a)
     lines = [f"@{decorator}"] if decorator else []
     lines += [f"def {name}({', '.join(params)}):",
-              "    # the structured arrays' fields, one array each (adtrans.normalise.records)",
+              f"    # {comment}",
               f"    return {inner}({', '.join(call)})"]
     return "\n".join(lines) + "\n"
 

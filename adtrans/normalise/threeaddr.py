@@ -46,6 +46,7 @@ from .draws import Draws, is_draw_name
 from .lists import ListLowering
 from .mathgaps import lacking
 from .closures import lift_closures
+from .tupleargs import split_tuple_calls, split_tuple_names
 from .ssa import SSA, reads_outside_loops
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
@@ -274,6 +275,9 @@ class Normaliser:
     def run(self) -> Normalised:
         lower = JumpLowering(self.alloc)
         tree, lifted = lift_closures(self.p, self.err)
+        self.closures.update(lifted)
+        tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err)
+        tree, lifted = split_tuple_calls(tree, self.helper_of, self.helper_primal, self.err)
         self.closures.update(lifted)
         draws = Draws(self)
         tree = tree if self.p.cuda else Comprehensions(self).run(draws.run(tree))
