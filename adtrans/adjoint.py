@@ -1,6 +1,7 @@
 """The compiled adjoint of an ``@njit`` kernel (the CPU target's callable)."""
 from __future__ import annotations
 
+import ast
 import inspect
 import threading
 
@@ -10,6 +11,7 @@ from numba.core.errors import NumbaError
 from numba.extending import overload
 
 from .arguments import aliasing_pairs, host_key, primal_of, refuse_overlaps, split_args, typeof_args
+from .analyse.effects import written_in
 from .build import compiled
 from .errors import ActivityError, GeneratedCodeError
 from .ir.lines import first_line, locate
@@ -75,6 +77,7 @@ class AdjointFunction:
                                 f"got {len(self.activity)} activities")
         self._jit = None
         self._by_key = {}       # host_key of the primal arguments -> (Generated, compiled, aliasing pairs)
+        self._writes = {}       # host_key of the primal arguments -> primal_writes
 
     def _compiled(self, primal_args) -> tuple:
         """``(Generated, compiled adjoint, aliasing pairs)`` for the types of ``primal_args``;
@@ -141,10 +144,44 @@ class AdjointFunction:
             self._jit = jit_entry(self)
         return self._jit
 
+    def primal_writes(self, *primal_args) -> frozenset:
+        """Positions of the kernel's parameters whose arrays (not shadows) the compiled adjoint
+        for the types of ``primal_args`` may write (the conservative analysis of
+        :func:`~adtrans.analyse.effects.written_params` run on the generated source; every
+        parameter when that source is not one function of the expected parameters).  A
+        ``keeps_outputs=False`` adjoint drops the stores into arrays it never reads, so this
+        can be fewer than the kernel writes.  Cached with the compiled adjoint."""
+        key = host_key(primal_args)
+        if key is None:         # e.g. a NumPy integer scalar: keyed by the Numba types
+            key = ("types",) + typeof_args(primal_args)
+        hit = self._writes.get(key)
+        if hit is None:
+            gen, fn, _ = self._compiled(primal_args)
+            hit = self._writes[key] = _primal_writes(gen, fn, self.activity)
+        return hit
+
     def source(self, *primal_args) -> str:
         """The generated adjoint source for the types of ``primal_args``."""
         gen, _ = compiled(self.fn, self.activity, typeof_args(primal_args), self.target)
         return gen.function_source
+
+
+def _primal_writes(gen, fn, activity) -> frozenset:
+    """:meth:`AdjointFunction.primal_writes` of the generated ``gen`` compiled as ``fn``."""
+    every = frozenset(range(len(activity)))
+    try:
+        tree = ast.parse(gen.function_source)
+    except SyntaxError:
+        return every
+    funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    flat, k = {}, 0
+    for p, a in enumerate(activity):
+        flat[k] = p
+        k += 2 if a == "dup" else 1
+    if len(funcs) != 1 or len(funcs[0].args.args) < k or funcs[0].args.vararg is not None:
+        return every
+    globs = getattr(getattr(fn, "py_func", None), "__globals__", None)
+    return frozenset(flat[i] for i in written_in(funcs[0], globs) if i in flat)
 
 
 def jit_entry(adj: AdjointFunction):

@@ -173,7 +173,16 @@ def check_aliasing_flat(params, activity, args, written=None, parallel=True) -> 
     one array that the kernel only reads are differentiated right (both shadows accumulate into
     one), so only an overlap involving a written parameter (or its shadow) is refused; in a
     parallel kernel (``parallel``) every overlap with a ``Duplicated`` array is."""
-    refuse_overlaps(aliasing_pairs(params, activity, written, parallel), args)
+    key = (tuple(params), tuple(activity), None if written is None else frozenset(written), bool(parallel))
+    pairs = _PAIRS.get(key)
+    if pairs is None:
+        if len(_PAIRS) > 1024:
+            _PAIRS.clear()
+        pairs = _PAIRS[key] = aliasing_pairs(params, activity, written, parallel)
+    refuse_overlaps(pairs, args)
+
+
+_PAIRS: dict = {}
 
 
 def aliasing_pairs(params, activity, written=None, parallel=True) -> tuple:
@@ -194,16 +203,73 @@ def aliasing_pairs(params, activity, written=None, parallel=True) -> tuple:
 
 def refuse_overlaps(pairs, args) -> None:
     """Raise :class:`ActivityError` for the first of :func:`aliasing_pairs`' ``pairs`` whose two
-    arguments in the flat list ``args`` are arrays that share memory."""
-    for i, j, pa, pb in pairs:
-        if j >= len(args):
-            continue
-        a, b = _memory_of(args[i]), _memory_of(args[j])
-        if a is not None and b is not None and _overlap(a, b):
-            raise ActivityError(
-                f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
-                f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
-                f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
+    arguments in the flat list ``args`` are arrays that share memory.
+
+    Cost: the byte extents of the arrays sorted once, then a sweep over them; only pairs whose
+    extents intersect (never for distinct arrays) are tested exactly, so a call with ``n``
+    distinct arrays costs ``O(n log n)``, not one test per pair (a driver with a hundred
+    arguments has thousands of pairs)."""
+    if not pairs:
+        return
+    order, positions = _pair_order(pairs)
+    spans = []
+    for k in positions:
+        if k < len(args):
+            m = _memory_of(args[k])
+            if m is not None:
+                lo, hi = _extent(m)
+                if hi > lo:
+                    spans.append((lo, hi, k, m))
+    spans.sort(key=lambda s: s[0])
+    first = None
+    open_spans: list = []
+    for lo, hi, k, m in spans:
+        open_spans = [s for s in open_spans if s[1] > lo]
+        for _, _, k2, m2 in open_spans:
+            key = (k2, k) if k2 < k else (k, k2)
+            n = order.get(key)
+            if n is not None and (first is None or n < first) and _overlap(m2, m):
+                first = n
+        open_spans.append((lo, hi, k, m))
+    if first is not None:
+        _, _, pa, pb = pairs[first]
+        raise ActivityError(
+            f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
+            f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
+            f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
+
+
+_PAIR_ORDER: dict = {}
+
+
+def _pair_order(pairs) -> tuple:
+    """``({(i, j): rank in pairs}, sorted positions named)`` of a ``pairs`` tuple, kept per tuple
+    (callers keep theirs: :class:`~adtrans.adjoint.AdjointFunction` computes it once)."""
+    hit = _PAIR_ORDER.get(id(pairs))
+    if hit is None or hit[0] is not pairs:
+        order: dict = {}
+        for n, (i, j, _, _) in enumerate(pairs):
+            order.setdefault((i, j), n)
+        hit = (pairs, order, sorted({k for ij in order for k in ij}))
+        if len(_PAIR_ORDER) > 4096:
+            _PAIR_ORDER.clear()
+        _PAIR_ORDER[id(pairs)] = hit
+    return hit[1], hit[2]
+
+
+def _extent(m) -> tuple:
+    """``(first byte, one past the last)`` of a :func:`_memory_of` value (empty for no elements)."""
+    if isinstance(m, tuple):
+        return m
+    if m.size == 0:
+        return 0, 0
+    lo = hi = m.__array_interface__["data"][0]
+    for n, st in zip(m.shape, m.strides):
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi + m.itemsize
 
 
 def split_args(activity, args, check_shadows: bool = False) -> tuple[list, list]:

@@ -110,6 +110,14 @@ def written_params(kernel) -> frozenset:
     return _cached(_CACHE, kernel, _analyse)
 
 
+def written_in(tree: ast.FunctionDef, globs=None) -> frozenset:
+    """Positions of the parameters of the function ``tree`` (parsed source, e.g. a generated
+    adjoint) that it may write, by the analysis of :func:`written_params`; ``globs``: the
+    function's globals, to analyse the ``@njit`` functions it calls (None: every call that is
+    given a parameter counts as writing it)."""
+    return _analyse(tree, [a.arg for a in tree.args.args], globs)
+
+
 _READ_CACHE: dict = {}
 
 

@@ -366,9 +366,13 @@ def release_buffers() -> None:
     _POOL.nbytes = 0
 
 
-def final_state(params):
-    """Copies of the array arguments' final contents (restored by :func:`restore_final`)."""
-    return [(p, saved_copy(p)) for p in params if isinstance(p, np.ndarray)]
+def final_state(params, kept=()):
+    """Copies of the array arguments' final contents (restored by :func:`restore_final`) but for
+    the arrays in ``kept``: outputs of kernel calls that the driver never saved (nor wrote any
+    other way), which the reverse sweep leaves as the forward sweep left them
+    (:func:`kernel_adjoint` puts back what the adjoint changes in them)."""
+    skip = {id(k) for k in kept}
+    return [(p, saved_copy(p)) for p in params if isinstance(p, np.ndarray) and id(p) not in skip]
 
 
 def restore_final(saved) -> None:
@@ -635,15 +639,23 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
         return out
     # the adjoint reruns the kernel's forward sweep: the arguments it reads get their values
     # from before the call back; its outputs (written, not read) are overwritten by it anyway
-    _restore_args(args, saved, read_params(kernel))
+    reads = read_params(kernel)
+    _restore_args(args, saved, reads)
+    adj = _kernel_adjoint_function(kernel, tuple(activity))
+    writes = _adjoint_writes(adj, args)
+    rerun = any(w is None for w in seeds)
+    kept = _keep_unsaved(kernel, args, saved, (writes | written_params(kernel)) if rerun else writes)
     state = next((c for i, c in saved or () if i is None), None)
     with _Replay(state):
-        if any(w is None for w in seeds):
+        if rerun:
             seeds = _zero_seeds(kernel, args, saved, seeds)
-    adj = _kernel_adjoint_function(kernel, tuple(activity))
     with _Replay(state):
         res = adj(*flat, *seeds)
-    _restore_args(args, saved)
+    # the saved arguments get their values from before the call again where the adjoint may have
+    # changed them (those it reads were given back above and are still there unless it writes them)
+    _restore_args(args, saved, {i for i, _ in saved or () if i not in reads or i in writes})
+    _restore_args(args, kept)
+    _release(kept)
     _release(saved)
     res = iter(res if isinstance(res, tuple) else (res,))
     for k, kind in enumerate(activity):
@@ -652,6 +664,26 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
         elif kind == "dup" and isinstance(args[k], tuple):     # its floats' adjoints, in order
             out[k] = tuple(next(res) if is_float(e) else 0.0 for e in args[k])
     return out
+
+
+def _adjoint_writes(adj, args) -> frozenset:
+    """Positions of the arguments whose arrays the kernel adjoint ``adj`` may write
+    (:meth:`adtrans.adjoint.AdjointFunction.primal_writes`; every position for an adjoint
+    object that cannot tell)."""
+    writes = getattr(adj, "primal_writes", None)
+    return writes(*args) if writes is not None else frozenset(range(len(args)))
+
+
+def _keep_unsaved(kernel, args, saved, disturbed) -> list:
+    """Copies of the arrays the kernel writes that the driver did not save before its forward
+    call (outputs whose old values no earlier statement reads) and that the adjoint (or a rerun
+    of the kernel) may change: ``disturbed``, positions.  The reverse sweep puts them back after
+    the adjoint, so an unsaved output holds its value from after the forward sweep throughout
+    the reverse sweep (the driver then need not keep a final copy of it:
+    :func:`final_state`)."""
+    at = {i for i, _ in saved or ()}
+    return [(i, saved_copy(args[i])) for i in sorted(written_params(kernel) & disturbed)
+            if i not in at and isinstance(args[i], np.ndarray)]
 
 
 def _seed(w):

@@ -25,8 +25,9 @@ Design (store-all with exact restoration, as Tapenade does for its tapes):
 of ``T`` steps: ``T`` times (the bytes of the arrays the step's kernel calls
 overwrite + the overwritten regions of slice assignments, ``op=`` updates and
 receives + the arrays the step allocates, twice: the array and its shadow) +
-O(executed statements) Python references, + one copy of each array argument
-(its final values).  Only *overwritten* arrays are copied: arrays a kernel only
+O(executed statements) Python references, + one copy of each array argument the
+forward sweep writes (its final values), but for those only ever written as unsaved
+outputs of kernel calls (:meth:`Sweeps.kept_outputs`: the reverse sweep leaves them as they are).  Only *overwritten* arrays are copied: arrays a kernel only
 reads are still intact when its adjoint runs, because every later write was
 undone first.  A kernel's outputs (written, never read) are not copied when no
 earlier statement reads their old values (:meth:`Sweeps._unsaved_outputs`): the
@@ -366,9 +367,16 @@ class Sweeps:
         body = init + ["", "# ---------------------------------------------------------------- forward sweep"]
         body += fwd
         final = self.final_params(ir)
-        body += [f"_rt.tape_stats(_tape, ({''.join(p + ', ' for p in sig)}))   # for adtrans.driver.last_tape_nbytes()",
-                 f"_final = _rt.final_state(({''.join(self.entry_value(ir, p) + ', ' for p in final)}))"
-                 "       # final values of the arrays the forward sweep wrote, given back at the end"]
+        kept = self.kept_outputs(ir, final)
+        body.append(f"_rt.tape_stats(_tape, ({''.join(p + ', ' for p in sig)}))   # for adtrans.driver.last_tape_nbytes()")
+        if kept:
+            body.append(f"_final = _rt.final_state(({''.join(self.entry_value(ir, p) + ', ' for p in final)}), "
+                        f"({''.join(p + ', ' for p in kept)}) if _elide else ())"
+                        "       # final values of the arrays the forward sweep wrote, given back at the end "
+                        "(not of the unsaved outputs in the second tuple: the reverse sweep leaves them)")
+        else:
+            body.append(f"_final = _rt.final_state(({''.join(self.entry_value(ir, p) + ', ' for p in final)}))"
+                        "       # final values of the arrays the forward sweep wrote, given back at the end")
         if self.has_p2p:
             body += ["_mpi.separate_sweeps(_args)          # no adjoint message before every rank ends its forward sweep"]
         body += ["", "# ---------------------------------------------------------------- reverse sweep"]
@@ -405,6 +413,43 @@ class Sweeps:
         owner_of = {id(ir.body): None}
         walk(ir.body, [])
         return out
+
+    def kept_outputs(self, ir, final) -> list:
+        """The parameters among ``final`` whose contents the reverse sweep leaves as the forward
+        sweep left them when the array arguments are disjoint (``_elide``), so that they need no
+        final copy: every statement that writes them is a kernel call that has them among its
+        unsaved outputs (:meth:`_unsaved_outputs`; no copy is restored into them, and
+        :func:`adtrans.driver.runtime.kernel_adjoint` puts back what an adjoint changes in
+        them), none rebinds them, and no name but a parameter is written (no alias).  None under
+        ``checkpoints=`` (the reverse sweep reruns forward segments)."""
+        if self.checkpoints is not None or not self.unsaved:
+            return []
+        written, ok = set(), set(final)
+        for s in iter_ir(ir.body):
+            call = getattr(s, "call", None)
+            if isinstance(call, KernelCall):
+                unsaved = self.unsaved.get(id(call), ())
+                for i in self.kernel_written(call):
+                    written.add(call.args[i].id)
+                    if i not in unsaved:
+                        ok.discard(call.args[i].id)
+            elif isinstance(call, MpiCall):
+                return []
+            if isinstance(s, SetItem):
+                written.add(s.container)
+                ok.discard(s.container)
+            elif isinstance(s, AugAssign):
+                written.add(s.target)
+                ok.discard(s.target)
+            elif isinstance(s, Assign):
+                ok.discard(s.target)
+            elif isinstance(s, Unpack):
+                ok.difference_update(s.targets)
+            elif isinstance(s, For):
+                ok.difference_update(n.id for n in iter_nodes(s.target) if isinstance(n, ast.Name))
+        if written - set(ir.params):
+            return []
+        return [p for p in final if p in ok]
 
     @staticmethod
     def entry_value(ir, p) -> str:
