@@ -89,3 +89,27 @@ def test_grad_of_a_driver_still_goes_through_autodiff():
         return scaled_sum(x, 1.0, 0.0) + 1.0
     x = np.linspace(0.1, 1.0, 4)
     np.testing.assert_allclose(adtrans.grad(driver)(x), 2.0 * x, rtol=1e-12)
+
+
+@njit
+def weighted_square_sum(x, a):
+    s = 0.0
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            s += a * (i + 1.0) * x[i, j] ** 2
+    return s
+
+
+def test_grad_fast_path_keeps_each_arguments_layout_and_returns_the_right_gradient():
+    # grad's shadow of a C-contiguous array is np.zeros(shape, dtype) (cheaper than zeros_like),
+    # of any other array np.zeros_like; one int argnums returns the shadow, or the float adjoint
+    base = np.linspace(0.1, 1.2, 12).reshape(3, 4)
+    rows = (np.arange(1.0, 4.0) * 1.5)[:, None]
+    for x in (base.copy(), np.asfortranarray(base), base[:, ::2]):
+        dx = adtrans.grad(weighted_square_sum)(x, 1.5)
+        assert dx.shape == x.shape and dx.flags.c_contiguous == np.zeros_like(x).flags.c_contiguous
+        np.testing.assert_allclose(dx, 2.0 * rows * x, rtol=1e-12)
+        da = adtrans.grad(weighted_square_sum, argnums=1)(x, 1.5)
+        assert isinstance(da, float)
+        np.testing.assert_allclose(da, np.sum(np.arange(1.0, 4.0)[:, None] * x ** 2), rtol=1e-12)
+    check(weighted_square_sum, [np.asfortranarray(base), 1.5])
