@@ -567,6 +567,10 @@ class Normaliser:
         if isinstance(expr, ast.Constant):
             if isinstance(expr.value, (int, float, bool)):
                 return expr
+            if isinstance(expr.value, complex):
+                raise self.err(expr, f"complex constant {expr.value!r} (adtrans differentiates real arithmetic only)",
+                               "carry the real and imaginary parts as separate floats (a complex 2x2 factor "
+                               "as its real form, a complex array as two float arrays)")
             raise self.err(expr, f"constant {expr.value!r}", "kernels compute with numbers only")
         if isinstance(expr, ast.Name):
             return self.name(expr)
@@ -580,6 +584,19 @@ class Normaliser:
             self.arrays.add(t)
         out.append(ast.copy_location(ast.Assign(targets=[name(t, True)], value=rhs), expr))
         return name(t)
+
+    def compared(self, expr, op, out, base):
+        """An operand of a comparison: an atom, or a string constant compared for (in)equality
+        (``if limiter == "minmod":`` on a string argument, or a module's string global, which
+        Numba compiles: a constant condition with no derivative)."""
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+                return expr
+            if isinstance(expr, ast.Name) and expr.id not in self.locals:
+                found, obj = self.resolver.lookup(expr.id)
+                if found and isinstance(obj, str):
+                    return ast.copy_location(ast.Constant(obj), expr)
+        return self.atom(expr, out, base)
 
     def name(self, node: ast.Name):
         if node.id in self.locals:
@@ -617,8 +634,8 @@ class Normaliser:
             return ast.copy_location(ast.UnaryOp(op=expr.op, operand=v), expr)
         if isinstance(expr, ast.Compare):
             if len(expr.ops) == 1:
-                l = self.atom(expr.left, out, base)
-                r = self.atom(expr.comparators[0], out, base)
+                l = self.compared(expr.left, expr.ops[0], out, base)
+                r = self.compared(expr.comparators[0], expr.ops[0], out, base)
                 return ast.copy_location(ast.Compare(left=l, ops=expr.ops, comparators=[r]), expr)
             parts, left = [], expr.left
             for op, right in zip(expr.ops, expr.comparators):
