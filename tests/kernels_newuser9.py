@@ -385,3 +385,33 @@ def complex_film(n_idx, d, wl):
 @njit
 def trapz_dose_hint(c, t):
     return np.trapezoid(c, t)
+
+
+@njit
+def horner_in_time(c, x0, n):
+    """Horner's scheme (``p`` carried) summed (``s``) inside a time loop: the same pattern."""
+    x = x0
+    for t in range(n):
+        p = 0.0
+        s = 0.0
+        for j in range(c.shape[0]):
+            p = p * x + c[j]
+            s += p
+        x = 0.5 * x + 0.1 * math.tanh(s)
+    return x
+
+
+@njit
+def in_choices(u, k, limiter="minmod"):
+    s = 0.0
+    for i in range(u.shape[0]):
+        if limiter in ("minmod", "mc") and i % 3 in (0, 2):
+            s += u[i] ** 2
+        elif k not in [1, 5]:
+            s += u[i] * u[0]
+    return s
+
+
+@njit
+def string_length(u):
+    return np.sum(u) * len("abc")

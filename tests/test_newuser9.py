@@ -24,7 +24,9 @@ def test_inner_loop_with_a_carried_scalar_and_a_popped_sum():
     f = K.rk_tableau.py_func
     fd_k = (f(1.0, 0.7 + h, 0.1, 5) - f(1.0, 0.7 - h, 0.1, 5)) / (2 * h)
     assert abs(g[0] - fd_k) < 1e-7 * abs(fd_k)
-    # the same stage loop in an independent (recomputed) outer loop
+    # Horner's scheme summed in a time loop (4% off before)
+    assert check(K.horner_in_time, [np.array([0.3, -0.2, 0.5]), 0.4, 4], primal=K.horner_in_time.py_func) < 1e-6
+    # the same stage loop in an independent (recomputed) outer loop (right before; a guard)
     assert check(K.per_cell_stages, [RNG.standard_normal(3), RNG.uniform(0.5, 1.0, 3), 0.2],
                  primal=K.per_cell_stages.py_func) < 1e-6
 
@@ -61,6 +63,18 @@ def test_string_global_and_a_driver_passing_strings():
     d = np.diff(u)
     np.testing.assert_allclose(adtrans.grad(K.global_scheme)(u, 0.7), 1.4 * (np.r_[0.0, d] - np.r_[d, 0.0]), rtol=1e-12)
     assert check(K.limiter_driver, [u, "superbee"], activity=["dup", "const"]) < 1e-6
+
+
+@pytest.mark.parametrize("k, limiter", [(2, "minmod"), (5, "mc"), (2, "other")])
+def test_membership_in_a_tuple_of_constants(k, limiter):
+    u = RNG.standard_normal(7)
+    assert check(K.in_choices, [u, k, limiter], primal=K.in_choices.py_func) < 1e-6
+
+
+def test_string_outside_a_comparison_is_refused_at_the_line():
+    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser9.py:417:28:.*string constant 'abc' outside "
+                       r"a comparison.*`if mode == \"fast\":`"):
+        adtrans.grad(K.string_length)(np.ones(3))
 
 
 def test_np_trapz_is_refused_naming_trapezoid():
