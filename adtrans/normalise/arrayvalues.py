@@ -210,6 +210,7 @@ TABLE = {
     "isclose": ("constant", "element-wise, boolean"), "size": ("constant", "an integer"),
     **{w: ("constant", "a window of an integer length") for w in ("hanning", "hamming", "blackman", "bartlett")},
     "kaiser": ("constant", "a window of an integer length; beta constant (an active beta is refused)"),
+    "trapz": ("refused", "np.trapezoid(y, x) (differentiated; np.trapz is gone from NumPy 2.4)"),
     "logspace": ("refused", "10.0 ** np.linspace(start, stop, num) (differentiated)"),
     "geomspace": ("refused", "start * (stop / start) ** np.linspace(0.0, 1.0, num) (differentiated)"),
     "shape": ("constant", "a tuple of extents"),

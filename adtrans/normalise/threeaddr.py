@@ -571,6 +571,14 @@ class Normaliser:
         if isinstance(expr, ast.Constant):
             if isinstance(expr.value, (int, float, bool)):
                 return expr
+            if isinstance(expr.value, complex):
+                raise self.err(expr, f"complex constant {expr.value!r} (adtrans differentiates real arithmetic only)",
+                               "carry the real and imaginary parts as separate floats (a complex 2x2 factor "
+                               "as its real form, a complex array as two float arrays)")
+            if isinstance(expr.value, str):
+                raise self.err(expr, f"string constant {expr.value!r} outside a comparison",
+                               "kernels compute with numbers; a string may only be compared: "
+                               "`if mode == \"fast\":`, `if mode in (\"a\", \"b\"):`")
             raise self.err(expr, f"constant {expr.value!r}", "kernels compute with numbers only")
         if isinstance(expr, ast.Name):
             return self.name(expr)
@@ -584,6 +592,19 @@ class Normaliser:
             self.arrays.add(t)
         out.append(ast.copy_location(ast.Assign(targets=[name(t, True)], value=rhs), expr))
         return name(t)
+
+    def compared(self, expr, op, out, base):
+        """An operand of a comparison: an atom, or a string constant compared for (in)equality
+        (``if limiter == "minmod":`` on a string argument, or a module's string global, which
+        Numba compiles: a constant condition with no derivative)."""
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+                return expr
+            if isinstance(expr, ast.Name) and expr.id not in self.locals:
+                found, obj = self.resolver.lookup(expr.id)
+                if found and isinstance(obj, str):
+                    return ast.copy_location(ast.Constant(obj), expr)
+        return self.atom(expr, out, base)
 
     def name(self, node: ast.Name):
         if node.id in self.locals:
@@ -620,9 +641,18 @@ class Normaliser:
             v = self.atom(expr.operand, out, base)
             return ast.copy_location(ast.UnaryOp(op=expr.op, operand=v), expr)
         if isinstance(expr, ast.Compare):
+            if len(expr.ops) == 1 and isinstance(expr.ops[0], (ast.In, ast.NotIn)) and \
+                    isinstance(expr.comparators[0], (ast.Tuple, ast.List)) and expr.comparators[0].elts:
+                # `m in ("minmod", "mc")`: one (in)equality per element, short-circuited as Python does
+                eq, join = (ast.Eq, ast.Or) if isinstance(expr.ops[0], ast.In) else (ast.NotEq, ast.And)
+                left = expr.left if isinstance(expr.left, (ast.Name, ast.Constant)) else self.atom(expr.left, out, base)
+                parts = [ast.copy_location(ast.Compare(left=copy.deepcopy(left), ops=[eq()], comparators=[e]), expr)
+                         for e in expr.comparators[0].elts]
+                return self.rhs(parts[0] if len(parts) == 1 else
+                                ast.copy_location(ast.BoolOp(op=join(), values=parts), expr), out, base)
             if len(expr.ops) == 1:
-                l = self.atom(expr.left, out, base)
-                r = self.atom(expr.comparators[0], out, base)
+                l = self.compared(expr.left, expr.ops[0], out, base)
+                r = self.compared(expr.comparators[0], expr.ops[0], out, base)
                 return ast.copy_location(ast.Compare(left=l, ops=expr.ops, comparators=[r]), expr)
             parts, left = [], expr.left
             for op, right in zip(expr.ops, expr.comparators):

@@ -244,22 +244,24 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves,
 
     def hoist(self, loop, s2):
         """Split ``s2`` into scalar statements that do not depend on ``loop`` (they may run
-        before it) and the rest."""
+        before it) and the rest.  Arrays compare by root: ``out = result`` (a helper's returned
+        array bound to a name) makes ``out[0]`` a read of what the loop writes into ``result``."""
         assigned = assigned_scalars(loop.body)
         assigned.add(loop.target.id)
-        _, written, _ = self.body_arrays(loop.body)
+        written = {self.root_array(a) for a in self.body_arrays(loop.body)[1]}
         early, late = [], []
         for s in s2:
             x = scalar_target(s)
+            read = {self.root_array(a) for a in self.body_arrays([s])[0]}
             ok = (isinstance(s, ast.Assign) and x is not None and not makes_array(s)
-                  and not (reads(s) & assigned) and not (self.body_arrays([s])[0] & written))
+                  and not (reads(s) & assigned) and not (read & written))
             if ok:
                 early.append(s)
             else:
                 late.append(s)
                 # everything it assigns or stores into (also inside an if or loop) stays after the loop
                 assigned |= {n.id for n in iter_nodes(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-                written = written | self.body_arrays([s])[1]
+                written |= {self.root_array(a) for a in self.body_arrays([s])[1]}
         return early, late
 
     def try_fuse(self, s1, loop, s2, scope):

@@ -357,8 +357,10 @@ class LoopStrategies:
         worth of work against one store and one load): ``x = <constant>`` at the top level of the
         body, then a serial ``range`` loop that writes no array and updates ``x`` only by
         ``x += v``; ``x`` is a float that the reverse reads, assigned nowhere else; nothing after
-        the loop reads the loop's other scalars.  The reverse of the reduction itself reruns its
-        own iterations, so it needs nothing from the skipped rerun.  Not inside a ``prange``
+        the loop reads the loop's other scalars; its iterations are independent (no scalar
+        carried from one to the next, as ``kprev`` of a Runge-Kutta stage loop: the reverse of
+        such a loop reads what the skipped rerun would save).  The reverse of the reduction
+        itself reruns its own iterations, so it needs nothing from the skipped rerun.  Not inside a ``prange``
         iteration (see :meth:`costly_values`)."""
         if not self.tape_by_cost or scope.tape_scope.prange_var is not None:
             return []
@@ -366,7 +368,7 @@ class LoopStrategies:
         need = self.recompute_needed(scope.recompute_root or L)
         for k, F in enumerate(L.body):
             if not (is_serial_range(F) and not self.body_arrays(F.body)[1]) or \
-                    any(isinstance(n, ast.While) for n in ast.walk(F)):
+                    any(isinstance(n, ast.While) for n in ast.walk(F)) or self.independent(F) is not None:
                 continue
             inner = {id(t) for t, _ in iter_stmts(F.body)}
             temps = assigned_scalars(F.body) | {F.target.id}
