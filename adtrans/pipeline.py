@@ -27,6 +27,7 @@ from .transform.firstwrite import first_writes
 from .transform.firstwrite_params import param_first_writes
 from .transform.lapack_merge import merge_lapack_parts
 from .transform.zeroskip import skip_zero_adjoints
+from .transform.fuse import fuse_loops
 
 ACTIVITIES = ("const", "active", "dup")
 
@@ -141,6 +142,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     func = merge_lapack_parts(param_first_writes(func, vectors))
     if target.skips_zero_adjoints:
         func = skip_zero_adjoints(func)
+    if target.fuses_loops:
+        func = fuse_loops(func)
     decorator = target.decorator(primal, conv["parallel"], cache)
     text = render_function(func, decorator)
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}

@@ -19,6 +19,9 @@ class Target:
     #: loops driven by a selected adjoint are skipped where it is zero
     #: (:mod:`adtrans.transform.zeroskip`; CPU adjoints that are not differentiated again)
     skips_zero_adjoints = False
+    #: consecutive element-wise loops run as one loop (:mod:`adtrans.transform.fuse`; CPU adjoints
+    #: that are not differentiated again)
+    fuses_loops = False
     #: recomputed loops may tape costly values (:data:`adtrans.rules.derivatives.COSTLY`): the
     #: target's tapes grow (a CUDA thread's local-array tape has a fixed size)
     tape_by_cost = False

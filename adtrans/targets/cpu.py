@@ -72,6 +72,10 @@ class CpuTarget(Target):
         # the plain form is read back by the tangent, which is guarded after it is derived
         return self.pools
 
+    @property
+    def fuses_loops(self) -> bool:
+        return self.pools
+
     def imports(self) -> str:
         return IMPORTS
 
