@@ -29,6 +29,7 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
 ``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
 ``np.concatenate((a, b), axis)``      ``c`` split back
+``np.stack``, ``vstack``, ``hstack``   ``c`` cut back into the parts' shapes (``_rt.unstack``)
 ``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
 ``norm(a, 2 / -2 / 'nuc')``, ``cond``  singular values (``_rt.norm_vjp``, ``_rt.cond_vjp``)
@@ -327,6 +328,16 @@ class ExprAdjoint:
                 for k, p in enumerate(parts):
                     self.grad(p, f"{t}[{k}]")
                 return
+            if name in ("stack", "vstack", "hstack") and kind.kind == "numpy" and args and \
+                    isinstance(args[0], (ast.Tuple, ast.List)):
+                parts = args[0].elts
+                axis = ast.unparse(kw.get("axis", args[1] if len(args) > 1 else ast.Constant(0)))
+                t = g.temp("_b")
+                self.back.append(f"{t} = _rt.unstack({c}, [{', '.join(self.value(p) for p in parts)}], "
+                                 f"{name!r}, {axis})")
+                for k, p in enumerate(parts):
+                    self.grad(p, f"{t}[{k}]")
+                return
             if name in NUMPY_FILLS and kind.kind == "numpy":
                 fill = kw.get("fill_value", args[NUMPY_FILLS[name]] if len(args) > NUMPY_FILLS[name] else None)
                 if fill is not None:
@@ -370,7 +381,7 @@ class ExprAdjoint:
         raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
-                      "maximum/minimum/where/concatenate; or compute it in an @njit kernel")
+                      "maximum/minimum/where/concatenate/stack; or compute it in an @njit kernel")
 
     def whole(self, name, arg, c):
         """``np.max``/``min``/``std``/``var`` of a whole array (no axis)."""

@@ -483,6 +483,24 @@ def split(bar, parts, axis=0):
     return np.split(bar, sizes, axis=axis)
 
 
+def unstack(bar, parts, how, axis=0):
+    """Adjoint of ``np.stack(parts, axis)`` (``how="stack"``), ``np.vstack(parts)`` (``"vstack"``)
+    and ``np.hstack(parts)`` (``"hstack"``): ``bar`` (the result's shape) cut into pieces shaped
+    like ``parts`` (a list of arrays or scalars)."""
+    shapes = [np.shape(p) for p in parts]
+    if how == "stack":
+        axis = axis % (len(shapes[0]) + 1)
+        sizes = [1] * len(parts)
+    elif how == "vstack":
+        axis = 0
+        sizes = [np.atleast_2d(p).shape[0] for p in parts]
+    else:
+        axis = 0 if np.ndim(parts[0]) <= 1 else 1
+        sizes = [np.atleast_1d(p).shape[axis] for p in parts]
+    pieces = np.split(bar, np.cumsum(sizes)[:-1], axis=axis)
+    return [piece.reshape(shape) for piece, shape in zip(pieces, shapes)]
+
+
 def choose(first_wins, bar):
     """Adjoint of ``min(a, b)``/``max(a, b)``: ``(bar, 0)`` when the first operand was chosen."""
     return (bar, 0.0) if first_wins else (0.0, bar)

@@ -69,7 +69,7 @@ from .normalise import (arg_names, reshape_source, AppendCall, Assign, AugAssign
 from ..ir.walk import iter_nodes
 
 _NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
-                       "copy", "array", "arange", "linspace", "concatenate", "eye"}
+                       "copy", "array", "arange", "linspace", "concatenate", "stack", "vstack", "hstack", "eye"}
 
 
 def _indent(lines, n=1):

@@ -73,6 +73,7 @@ class ArrayLowering:
         self.np = self._numpy_alias()
         self.params = set(norm.p.params)
         self.depth = 0
+        self.pranges = 0                 # prange loops around the statement being lowered
         self.renames: dict = {}
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
         self.first_copy: dict = {}       # argument name -> (its array, the copy it names, the flag), see own_rebound
@@ -1414,9 +1415,15 @@ class ArrayLowering:
                         self.nonnegative(it.args[0]) and (len(it.args) == 2 or is_const(it.args[2]) and
                                                           it.args[2].value > 0))):
                     self.counters.add(s.target.id)
-            s.body = self.body(s.body)
+            par = (self.canon(it.func) or "").endswith("prange")
+            self.pranges += par
+            try:
+                s.body = self.body(s.body)
+            finally:
+                self.pranges -= par
             hoisted = self.hoist_checks(s)
-            if not (self.canon(it.func) or "").endswith("prange"):
+            if not par or self.pranges:
+                # (a prange nested in another runs serially: the outer one's checks count its mismatches)
                 return hoisted + [s]
             before, after = self.parallel_checks(s)
             return hoisted + before + [s] + after

@@ -44,6 +44,7 @@ from .jumps import JumpError, JumpLowering
 from .comprehensions import Comprehensions
 from .draws import Draws, is_draw_name
 from .lists import ListLowering
+from .preductions import PrangeReductions
 from .mathgaps import lacking
 from .closures import lift_closures
 from .tupleargs import split_tuple_calls, split_tuple_names
@@ -286,6 +287,7 @@ class Normaliser:
         tree = forms.run(tree)
         if not self.p.cuda:
             tree = ListLowering(self, forms).run(tree)
+            tree = PrangeReductions(forms).run(tree)
         try:
             body = lower.run(tree)
         except JumpError as exc:

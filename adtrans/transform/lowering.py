@@ -20,7 +20,7 @@ from .capacity import CapacityPlanner
 
 
 def conditional_names(body) -> set:
-    """Scalars assigned inside an ``if`` anywhere in ``body``."""
+    """Names assigned inside an ``if`` anywhere in ``body``."""
     out = set()
     for node in iter_nodes(ast.Module(body=list(body), type_ignores=[])):
         if isinstance(node, ast.If):
@@ -28,6 +28,12 @@ def conditional_names(body) -> set:
                 if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Name):
                     out.add(sub.targets[0].id)
     return out
+
+
+def empty_array(ty) -> str:
+    """Source of an empty array of Numba array type ``ty``'s dtype and number of dimensions."""
+    shape = "0" if ty.ndim == 1 else "(" + ", ".join(["0"] * ty.ndim) + ")"
+    return f"np.empty({shape}, np.{scalar_dtype_name(ty.dtype)})"
 
 
 def _array_pop(stmts, k):
@@ -190,6 +196,14 @@ class MarkerLowering:
                      and not is_array(b.types[x])}
         for x in sorted(init):
             out.append(ast.Assign(targets=[ast.Name(x, ast.Store())], value=b.zero(x)))
+        if scope.prange_var is not None:
+            # an array assigned only under a branch (inside an inner loop) and read by the reverse
+            # sweep after it reads as an empty array in Numba's parfor body (its `.size` 0, a
+            # wrong tape top, a wrong gradient): an empty array of its type binds it first
+            for x in sorted(conditional_names(body)):
+                ty = b.types.get(x)
+                if x not in scope.live_in and is_array(ty) and x in b.needed:
+                    out.append(ast.parse(f"{x} = {empty_array(ty)}").body[0])
         for x in sorted(scope.owned):
             if is_array(b.types.get(x)):
                 continue
