@@ -72,6 +72,32 @@ def scratch_read_after(x, w):
 
 
 @njit
+def _tail_energy(a):
+    return np.sum(a[1:] * a[1:])
+
+
+@njit
+def scratch_views_read_after(x, w):
+    """buf is read after the loop that rewrites it only through views: one bound before the
+    loop, a reversed one, a slice in a whole-array sum and a view passed to a helper (views are
+    subscripts of buf once normalised, so analyse/loops.py sees buf live after the loop)."""
+    n = x.shape[0]
+    d = x.shape[1]
+    buf = np.empty(d)
+    tail = buf[1:]
+    total = 0.0
+    for p in range(n):
+        for j in range(d):
+            buf[j] = math.sin(x[p, j] * w[j])
+        for j in range(d):
+            total += buf[j] * x[p, j]
+    rev = buf[::-1]
+    for j in range(d - 1):
+        total += 3.0 * tail[j] * tail[j]
+    return total + 2.0 * rev[0] + np.sum(buf[:2] * w[:2]) + _tail_energy(rev)
+
+
+@njit
 def scratch_extent_changes(x, w, m):
     """Not scratch: the allocation's extent name is reassigned in the loop."""
     n = x.shape[0]

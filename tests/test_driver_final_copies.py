@@ -19,12 +19,14 @@ import pytest
 from numba import njit
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mpi_programs"))
 
 import adtrans  # noqa: E402
 from adtrans.adjoint import AdjointFunction  # noqa: E402
 from adtrans.arguments import _memory_of, _overlap, aliasing_pairs, refuse_overlaps  # noqa: E402
 from adtrans.driver import driver_source, runtime  # noqa: E402
 from adtrans.targets.cpu import CPU_NO_OUTPUTS  # noqa: E402
+from driver_kernels import sumsq  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(14)
@@ -52,14 +54,6 @@ def axpy(a, x, y):
     """y += a x (y read and written)."""
     for i in range(x.shape[0]):
         y[i] += a * x[i]
-
-
-@njit
-def sumsq(a):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i] * a[i]
-    return s
 
 
 def rewrite_discarded(x, y, t):
@@ -92,14 +86,22 @@ def _final_state_after_adjoint(fn, args):
     return got, want
 
 
-def test_unsaved_outputs_get_no_final_copy():
-    x, t, u = RNG.uniform(0.3, 1.2, 6), np.zeros(6), RNG.uniform(0.3, 1.2, 6)
-    line = _final_line(driver_source(outputs_and_updates, ("dup", "dup", "dup"), x, t, u))
-    assert "final_state((t, u, ), (t, ) if _elide else ())" in line
-    check(outputs_and_updates, [x, t, u])
-    got, want = _final_state_after_adjoint(outputs_and_updates, [x, t, u])
+def _check_unsaved_output(fn, args, in_line):
+    """The final-copy line of ``fn``'s driver adjoint contains ``in_line``, its gradient matches
+    central differences, and after the adjoint every argument holds its value after ``fn``, bit
+    for bit; returns the arguments after the adjoint."""
+    line = _final_line(driver_source(fn, ("dup",) * len(args), *args))
+    assert in_line in line, line
+    check(fn, args)
+    got, want = _final_state_after_adjoint(fn, args)
     for a, b in zip(got, want):
         assert np.array_equal(a, b)
+    return got
+
+
+def test_unsaved_outputs_get_no_final_copy():
+    x, t, u = RNG.uniform(0.3, 1.2, 6), np.zeros(6), RNG.uniform(0.3, 1.2, 6)
+    _check_unsaved_output(outputs_and_updates, [x, t, u], "final_state((t, u, ), (t, ) if _elide else ())")
     line = _final_line(driver_source(output_then_setitem, ("dup", "dup"), x, t))
     assert "if _elide" not in line and "(t, )" in line
     check(output_then_setitem, [x, t])
@@ -109,12 +111,7 @@ def test_rerun_of_a_discarded_result_is_undone():
     """The adjoint of the first call reruns the kernel (its result was discarded), which writes
     t = 2 sin x; t has no final copy, so kernel_adjoint must put t's value back."""
     x, y, t = RNG.uniform(0.3, 1.2, 5), RNG.uniform(0.3, 1.2, 5), np.zeros(5)
-    line = _final_line(driver_source(rewrite_discarded, ("dup", "dup", "dup"), x, y, t))
-    assert "(t, ) if _elide" in line
-    check(rewrite_discarded, [x, y, t])
-    got, want = _final_state_after_adjoint(rewrite_discarded, [x, y, t])
-    for a, b in zip(got, want):
-        assert np.array_equal(a, b)
+    got = _check_unsaved_output(rewrite_discarded, [x, y, t], "(t, ) if _elide")
     assert np.array_equal(got[2], 3.0 * np.sin(y))
 
 

@@ -16,12 +16,14 @@ import pytest
 from numba import njit, prange
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "mpi_programs"))
 
 import adtrans  # noqa: E402
 from adtrans.driver import driver_source, last_tape_nbytes, runtime  # noqa: E402
 from adtrans.analyse.effects import read_params, written_params  # noqa: E402
 from adtrans.adjoint import AdjointFunction  # noqa: E402
 from adtrans.targets.cpu import CPU_NO_OUTPUTS  # noqa: E402
+from driver_kernels import sumsq  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 RNG = np.random.default_rng(5)
@@ -51,14 +53,6 @@ def add_sin(y, out):
     """out += sin(y) (out: read and written)."""
     for i in range(y.shape[0]):
         out[i] += np.sin(y[i])
-
-
-@njit
-def sumsq(a):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i] * a[i]
-    return s
 
 
 def reuse_scratch(x, t, u):

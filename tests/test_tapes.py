@@ -43,8 +43,9 @@ def test_symbolic_scratch_is_private_not_taped():
 @pytest.mark.parametrize("fn, args", [
     (K.scratch_read_first, lambda: [pts(5, 4), RNG.uniform(-1, 1, 4)]),
     (K.scratch_read_after, lambda: [pts(5, 4), RNG.uniform(-1, 1, 4)]),
+    (K.scratch_views_read_after, lambda: [pts(5, 4), RNG.uniform(-1, 1, 4)]),
     (K.scratch_extent_changes, lambda: [pts(5, 4), RNG.uniform(-1, 1, 4), 4]),
-], ids=["read_first", "read_after", "extent_changes"])
+], ids=["read_first", "read_after", "views_read_after", "extent_changes"])
 def test_arrays_that_are_not_scratch_keep_their_values(fn, args):
     check(fn, args())
 

@@ -133,6 +133,7 @@ class Checkpoints:
         copies of the base arrays (and lists) of the ``written`` values, and the state of the
         random generators: the global ones and those among ``receivers`` (the values whose
         methods the loop calls)."""
+        # not runtime.saved_copy: owned copies of whole base arrays (views covered) that outlive many kernel calls
         seen, contents = set(), []
         self._generators = [v for v in receivers if v is np.random or v is random
                             or isinstance(v, (np.random.Generator, np.random.RandomState))]

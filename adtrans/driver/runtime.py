@@ -662,6 +662,7 @@ def kernel_adjoint(kernel, args, shadows, seed, saved):
     adj = _kernel_adjoint_function(kernel, tuple(activity))
     writes = _adjoint_writes(adj, args)
     rerun = any(w is None for w in seeds)
+    # not Checkpoints.save: per call, by argument position, pooled and given back at once (snapshots outlive steps)
     kept = _keep_unsaved(kernel, args, saved, (writes | written_params(kernel)) if rerun else writes)
     state = next((c for i, c in saved or () if i is None), None)
     with _Replay(state):

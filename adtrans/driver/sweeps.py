@@ -422,6 +422,7 @@ class Sweeps:
         :func:`adtrans.driver.runtime.kernel_adjoint` puts back what an adjoint changes in
         them), none rebinds them, and no name but a parameter is written (no alias).  None under
         ``checkpoints=`` (the reverse sweep reruns forward segments)."""
+        # copies nothing, so it shares no save/restore with Checkpoints (whose reruns rewrite these outputs)
         if self.checkpoints is not None or not self.unsaved:
             return []
         written, ok = set(), set(final)

@@ -75,27 +75,36 @@ def split_records(primal: Primal, activity, argtypes, records: dict) -> RecordSp
     taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | set(primal.params)
     rw = _Rewriter(primal, records, taken)
     tree.body = rw.body(tree.body)
-    params, acts, types, fields = [], [], [], {}
-    for p, a, t in zip(primal.params, activity, argtypes):
-        if p not in records:
-            params.append(p)
-            acts.append(a)
-            types.append(t)
-            continue
+
+    def parts(p, a, t):
         rec = records[p]
         used = [f for f in rec.fields if f in rw.used[p]] or [next(iter(rec.fields))]
-        fields[p] = []
-        for f in used:
-            ft = rec.typeof(f)
-            name = rw.field_names[p].get(f) or rw.name_for(p, f)
-            fields[p].append((f, name))
-            params.append(name)
-            acts.append(a.lower() if a.lower() == "dup" and isinstance(ft, nbtypes.Float) else "const")
-            types.append(nbtypes.Array(ft, t.ndim, "A"))
+        return [(f, rw.field_names[p].get(f) or rw.name_for(p, f),
+                 a.lower() if a.lower() == "dup" and isinstance(rec.typeof(f), nbtypes.Float) else "const",
+                 nbtypes.Array(rec.typeof(f), t.ndim, "A")) for f in used]
+    params, acts, types, fields = split_params(primal, activity, argtypes, records, parts)
     tree.args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], kwonlyargs=[],
                               kw_defaults=[], defaults=_defaults(tree.args, len(params)))
     ast.fix_missing_locations(tree)
     return RecordSplit(replace(primal, tree=tree), tuple(acts), tuple(types), fields)
+
+
+def split_params(primal: Primal, activity, argtypes, which, parts) -> tuple[list, list, list, dict]:
+    """The parameters of ``primal`` with each one in ``which`` replaced by its parts:
+    ``parts(p, activity, argtype)`` -> ``[(field, name, activity, argtype), ...]`` (a record's
+    fields, a tuple's elements).  Returns ``(names, activities, argtypes, fields)``, ``fields``:
+    parameter of ``which`` -> ``[(field, name), ...]`` (:attr:`RecordSplit.fields`).  Raises
+    what ``parts`` raises."""
+    params, acts, types, fields = [], [], [], {}
+    for p, a, t in zip(primal.params, activity, argtypes):
+        split = parts(p, a, t) if p in which else [(None, p, a, t)]
+        if p in which:
+            fields[p] = [(f, name) for f, name, _, _ in split]
+        for _, name, act, ty in split:
+            params.append(name)
+            acts.append(act)
+            types.append(ty)
+    return params, acts, types, fields
 
 
 def _defaults(args: ast.arguments, n: int) -> list:

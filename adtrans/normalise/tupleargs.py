@@ -28,7 +28,7 @@ from numba.core import types as nbtypes
 from ..errors import ActivityError
 from ..ir.names import names_in
 from ..ir.walk import const_int, iter_nodes, loaded_names, stored_names
-from .records import RecordSplit
+from .records import RecordSplit, split_params
 
 
 #: form -> (status, note): the rows of ``docs/supported.md`` (``scripts/supported_table.py``)
@@ -373,25 +373,21 @@ def split_tuples(primal, activity, argtypes, tuples: dict) -> RecordSplit:
     without float elements or one with a tuple or list inside, and :class:`UnsupportedError`
     at the kernel's line for uses of the tuple that cannot be split."""
     tree = primal.tree
-    params, acts, types, fields = [], [], [], {}
-    for p, a, t in zip(primal.params, activity, argtypes):
-        if p not in tuples:
-            params.append(p)
-            acts.append(a)
-            types.append(t)
-            continue
+
+    def parts(p, a, t):
+        nonlocal tree
         tree, names = split_tuple_param(tree, p, len(tuples[p]), primal.error)
-        fields[p] = list(enumerate(names))
+        out = []
         for k, (n, et) in enumerate(zip(names, tuples[p])):
             if isinstance(et, (nbtypes.BaseTuple, nbtypes.List, nbtypes.ListType)):
                 raise ActivityError(f"element {k} of the Duplicated tuple {p} of {primal.name} is {et}: "
                                     f"pass its elements in the outer tuple")
-            params.append(n)
-            acts.append("dup" if isinstance(et, nbtypes.Array) and isinstance(et.dtype, nbtypes.Float) else
-                        "active" if isinstance(et, nbtypes.Float) else "const")
-            types.append(et)
-        if all(x == "const" for x in acts[-len(names):]):
+            out.append((k, n, "dup" if isinstance(et, nbtypes.Array) and isinstance(et.dtype, nbtypes.Float) else
+                        "active" if isinstance(et, nbtypes.Float) else "const", et))
+        if all(act == "const" for _, _, act, _ in out):
             raise ActivityError(f"the Duplicated tuple {p} of {primal.name} holds no float or float array: "
                                 f"pass it as Const")
+        return out
+    _, acts, types, fields = split_params(primal, activity, argtypes, tuples, parts)
     ast.fix_missing_locations(tree)
     return RecordSplit(dataclasses.replace(primal, tree=tree), tuple(acts), tuple(types), fields)
