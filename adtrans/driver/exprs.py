@@ -29,6 +29,8 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``np.maximum/minimum``, ``max/min``   ``c`` to the chosen operand (ties: the first)
 ``np.where(t, a, b)``                 ``c`` where ``t`` to ``a``, elsewhere to ``b``
 ``np.concatenate((a, b), axis)``      ``c`` split back
+``np.diff(a, n, axis)``, ``np.cumsum``  ``c`` sent back through the differences / a reversed
+                                      running sum (``_rt.diff_adjoint``, ``_rt.cumsum_adjoint``)
 ``np.stack``, ``vstack``, ``hstack``   ``c`` cut back into the parts' shapes (``_rt.unstack``)
 ``np.full(shape, v)``, ``full_like``  ``sum(c)`` to ``v`` (summed to its shape)
 ``np.linalg.norm(a)`` (2-norm)        ``c*a/y``
@@ -338,6 +340,9 @@ class ExprAdjoint:
                 for k, p in enumerate(parts):
                     self.grad(p, f"{t}[{k}]")
                 return
+            if name in ("diff", "cumsum") and kind.kind == "numpy" and args:
+                self.linear_scan(node, name, args, kw, c)
+                return
             if name in NUMPY_FILLS and kind.kind == "numpy":
                 fill = kw.get("fill_value", args[NUMPY_FILLS[name]] if len(args) > NUMPY_FILLS[name] else None)
                 if fill is not None:
@@ -381,7 +386,39 @@ class ExprAdjoint:
         raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
-                      "maximum/minimum/where/concatenate/stack; or compute it in an @njit kernel")
+                      "maximum/minimum/where/concatenate/stack/diff/cumsum; or compute it in an @njit kernel")
+
+    def linear_scan(self, node, name, args, kw, c):
+        """``np.diff(a, n=1, axis=-1)`` and ``np.cumsum(a, axis=None)`` of an active ``a``: linear,
+        their adjoints ``_rt.diff_adjoint`` / ``_rt.cumsum_adjoint``; ``n`` and ``axis`` must be
+        constants (``prepend=``/``append=`` and ``dtype=``/``out=`` are refused)."""
+        g = self.gen
+        params = ("a", "n", "axis") if name == "diff" else ("a", "axis")
+        bound = dict(zip(params, args))
+        for k, v in kw.items():
+            if k not in params or k in bound:
+                raise g.error(node, f"np.{name} with `{k}=` on an active array in a driver",
+                              f"np.{name}(a{', n' if name == 'diff' else ''}, axis) (np.concatenate the parts "
+                              "for prepend/append)")
+            bound[k] = v
+        if len(args) > len(params):
+            raise g.error(node, f"np.{name} with {len(args)} positional arguments on an active array in a driver",
+                          f"pass {', '.join(params)}")
+        for k in params[1:]:
+            v = bound.get(k)
+            if v is not None and not (isinstance(v, ast.Constant) and isinstance(v.value, int) and
+                                      not isinstance(v.value, bool) or isinstance(v, ast.UnaryOp) and
+                                      isinstance(v.op, ast.USub) and isinstance(v.operand, ast.Constant) and
+                                      isinstance(v.operand.value, int)):
+                raise g.error(node, f"np.{name} with `{k}={ast.unparse(v)}` on an active array in a driver",
+                              f"write {k}= as an integer constant")
+        a = bound["a"]
+        axis = ast.unparse(bound["axis"]) if bound.get("axis") is not None else ("-1" if name == "diff" else "None")
+        if name == "diff":
+            n = ast.unparse(bound["n"]) if bound.get("n") is not None else "1"
+            self.grad(a, f"_rt.diff_adjoint({c}, {n}, {axis})")
+        else:
+            self.grad(a, f"_rt.cumsum_adjoint({c}, {self.value(a)}, {axis})")
 
     def whole(self, name, arg, c):
         """``np.max``/``min``/``std``/``var`` of a whole array (no axis)."""

@@ -501,6 +501,34 @@ def unstack(bar, parts, how, axis=0):
     return [piece.reshape(shape) for piece, shape in zip(pieces, shapes)]
 
 
+def diff_adjoint(bar, n=1, axis=-1):
+    """Adjoint of ``np.diff(a, n, axis)``: ``bar`` (the result's shape, ``n`` shorter along
+    ``axis``) sent back through ``y[k] = a[k + 1] - a[k]`` ``n`` times (``a``'s shape)."""
+    g = np.asarray(bar, dtype=np.float64)
+    axis = axis % g.ndim
+    for _ in range(n):
+        shape = list(g.shape)
+        shape[axis] += 1
+        up = np.zeros(shape)
+        lo = [slice(None)] * g.ndim
+        hi = [slice(None)] * g.ndim
+        lo[axis], hi[axis] = slice(None, -1), slice(1, None)
+        up[tuple(hi)] += g
+        up[tuple(lo)] -= g
+        g = up
+    return g
+
+
+def cumsum_adjoint(bar, like, axis=None):
+    """Adjoint of ``np.cumsum(a, axis)`` for ``a`` shaped like ``like``: each element's adjoint is
+    the sum of ``bar`` from its position to the end of its line (of the flattened array for
+    ``axis=None``), a reversed running sum."""
+    g = np.asarray(bar, dtype=np.float64)
+    if axis is None:
+        return np.cumsum(g.ravel()[::-1])[::-1].reshape(np.shape(like))
+    return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
+
+
 def choose(first_wins, bar):
     """Adjoint of ``min(a, b)``/``max(a, b)``: ``(bar, 0)`` when the first operand was chosen."""
     return (bar, 0.0) if first_wins else (0.0, bar)

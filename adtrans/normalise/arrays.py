@@ -314,8 +314,11 @@ class ArrayLowering:
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute) and e.value.attr == "shape":
                 return "int64"
-            if isinstance(e.value, ast.Name):
-                i = self.array_info(e.value.id)
+            base = e.value
+            while isinstance(base, ast.Subscript):      # `elems[e][0]` (unpacking a row): the array's dtype
+                base = base.value
+            if isinstance(base, ast.Name):
+                i = self.array_info(base.id)
                 if i:
                     return i[1]
             return "float64"
