@@ -203,7 +203,11 @@ def aliasing_pairs(params, activity, written=None, parallel=True) -> tuple:
 
 def refuse_overlaps(pairs, args) -> None:
     """Raise :class:`ActivityError` for the first of :func:`aliasing_pairs`' ``pairs`` whose two
-    arguments in the flat list ``args`` are arrays that share memory.
+    arguments in the flat list ``args`` are arrays that share memory.  A tuple argument (a
+    ``Duplicated`` tuple of arrays, or its tuple of shadows) counts element by element: each
+    element pairs as its position does, and two elements of one tuple pair as two ``Duplicated``
+    arguments would (where the position pairs with its own shadow: a tuple the kernel writes, or
+    any in a parallel kernel), so ``Duplicated((a, a), (d_a, d_b))`` names ``p[0]`` and ``p[1]``.
 
     Cost: the byte extents of the arrays sorted once, then a sweep over them; only pairs whose
     extents intersect (never for distinct arrays) are tested exactly, so a call with ``n``
@@ -211,50 +215,79 @@ def refuse_overlaps(pairs, args) -> None:
     arguments has thousands of pairs)."""
     if not pairs:
         return
-    order, positions = _pair_order(pairs)
+    order, positions, selves = _pair_order(pairs)
     spans = []
     for k in positions:
         if k < len(args):
-            m = _memory_of(args[k])
-            if m is not None:
-                lo, hi = _extent(m)
-                if hi > lo:
-                    spans.append((lo, hi, k, m))
+            members = enumerate(args[k]) if type(args[k]) is tuple else [(None, args[k])]
+            for j, v in members:
+                m = _memory_of(v)
+                if m is not None:
+                    lo, hi = _extent(m)
+                    if hi > lo:
+                        spans.append((lo, hi, (k, j), m))
     spans.sort(key=lambda s: s[0])
     first = None
     open_spans: list = []
-    for lo, hi, k, m in spans:
+    for lo, hi, at, m in spans:
         open_spans = [s for s in open_spans if s[1] > lo]
-        for _, _, k2, m2 in open_spans:
+        k = at[0]
+        for _, _, at2, m2 in open_spans:
+            k2 = at2[0]
             key = (k2, k) if k2 < k else (k, k2)
-            n = order.get(key)
-            if n is not None and (first is None or n < first) and _overlap(m2, m):
-                first = n
-        open_spans.append((lo, hi, k, m))
+            n = order.get(key) if k2 != k else selves.get(k)
+            if n is not None and (first is None or n < first[0]) and _overlap(m2, m):
+                first = (n, min(at, at2, key=_order_key), max(at, at2, key=_order_key))
+        open_spans.append((lo, hi, at, m))
     if first is not None:
-        _, _, pa, pb = pairs[first]
+        (rank, _), (ka, ja), (kb, jb) = first
+        i, j, pa, pb = pairs[rank]
+        if ka == kb:            # two elements of one tuple: the tuple is named by its pair with its shadow
+            pa = pb = pa if ka == i else pb
+        pa, pb = _element_name(pa, ja), _element_name(pb, jb)
         raise ActivityError(
             f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
             f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
             f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
 
 
+def _order_key(at) -> tuple:
+    """Sort key of a ``(position, element or None)`` span label."""
+    return at[0], -1 if at[1] is None else at[1]
+
+
+def _element_name(label: str, j) -> str:
+    """``label`` (``p`` or ``p (its shadow)``) of element ``j`` of a tuple argument (None: the
+    argument itself): ``p[1]``, ``p[1] (its shadow)``."""
+    if j is None:
+        return label
+    base, _, rest = label.partition(" ")
+    return f"{base}[{j}]" + (f" {rest}" if rest else "")
+
+
 _PAIR_ORDER: dict = {}
 
 
 def _pair_order(pairs) -> tuple:
-    """``({(i, j): rank in pairs}, sorted positions named)`` of a ``pairs`` tuple, kept per tuple
-    (callers keep theirs: :class:`~adtrans.adjoint.AdjointFunction` computes it once)."""
+    """``({(i, j): (rank in pairs, 2)}, sorted positions named, {k: (rank, 0 or 1)})`` of a
+    ``pairs`` tuple, kept per tuple (callers keep theirs: :class:`~adtrans.adjoint.AdjointFunction`
+    computes it once).  The last maps the positions whose elements (of a tuple argument) pair
+    with each other: a ``Duplicated`` position (0) and its shadow's (1) where the two pair (``p``
+    and ``p (its shadow)``: the parameter counts as written), ranked with that pair."""
     hit = _PAIR_ORDER.get(id(pairs))
     if hit is None or hit[0] is not pairs:
         order: dict = {}
-        for n, (i, j, _, _) in enumerate(pairs):
-            order.setdefault((i, j), n)
-        hit = (pairs, order, sorted({k for ij in order for k in ij}))
+        selves: dict = {}
+        for n, (i, j, pa, pb) in enumerate(pairs):
+            order.setdefault((i, j), (n, 2))
+            if j == i + 1 and pb == pa + " (its shadow)":      # (the arrays' overlap named before the shadows')
+                selves.setdefault(i, (n, 0))
+                selves.setdefault(j, (n, 1))
+        hit = (pairs, order, sorted({k for ij in order for k in ij}), selves)
         if len(_PAIR_ORDER) > 4096:
             _PAIR_ORDER.clear()
         _PAIR_ORDER[id(pairs)] = hit
-    return hit[1], hit[2]
+    return hit[1], hit[2], hit[3]
 
 
 def _extent(m) -> tuple:

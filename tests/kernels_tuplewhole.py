@@ -203,3 +203,16 @@ def written_tuple_driver(x, y):
 def list_to_list_kernel_driver(x, y):
     parts = [x * 2.0, y]
     return appends(parts)
+
+
+@njit
+def pick_by_count(p, n):
+    s = 0.0
+    for i in range(n):
+        s += np.sum(p[i])
+    return s
+
+
+@njit
+def runtime_index_kernel(x, y):
+    return pick_by_count((x, y), x.shape[0] - 1)

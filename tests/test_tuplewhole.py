@@ -80,8 +80,13 @@ def test_driver_tuple_with_constants_floats_and_in_a_loop():
     assert abs(gy - np.sum(2.0 * x)) < 1e-13
 
 
+def test_helper_indexing_its_tuple_by_a_counter_of_constant_range():
+    """`for i in range(2): s += np.sum(p[i])` in the helper was refused: now unrolled (issue 13)."""
+    assert check(K.dynamic_index_kernel, [x, y], primal=K.dynamic_index_kernel.py_func) < 1e-6
+
+
 @pytest.mark.parametrize("fn, where, what", [
-    (K.dynamic_index_kernel, "93:21", r"`p`, a tuple of arrays, indexed by a value known only at run time.*p\[0\]"),
+    (K.runtime_index_kernel, "212:21", r"`p`, a tuple of arrays, indexed by a value known only at run time.*p\[0\]"),
     (K.rebind_kernel, "104:5", r"`p`, a tuple passed whole, assigned.*its own name"),
 ])
 def test_kernel_refusals_at_the_helpers_line(fn, where, what):

@@ -239,15 +239,20 @@ def rewrite_stmts(stmts, fn):
 
 
 def const_int(e):
-    """The value of an integer expression of constants, ``+``, ``-`` and ``*`` (else None)."""
+    """The value of an integer expression of constants, ``+``, ``-``, ``*``, ``//`` and ``%`` (a
+    nonzero divisor; Python's rounding) (else None)."""
     if isinstance(e, ast.Constant) and type(e.value) is int:
         return e.value
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
         v = const_int(e.operand)
         return None if v is None else -v
-    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
         a, b = const_int(e.left), const_int(e.right)
-        if a is None or b is None:
+        if a is None or b is None or (b == 0 and isinstance(e.op, (ast.FloorDiv, ast.Mod))):
             return None
+        if isinstance(e.op, ast.FloorDiv):
+            return a // b
+        if isinstance(e.op, ast.Mod):
+            return a % b
         return a + b if isinstance(e.op, ast.Add) else a - b if isinstance(e.op, ast.Sub) else a * b
     return None

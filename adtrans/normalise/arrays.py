@@ -23,7 +23,7 @@ from ..parse import is_vectorized
 from ..rules.derivatives import LAPACK, intrinsic_of
 from ..ir.walk import iter_nodes
 from .deferred import deferrable
-from .varlength import REGION_MISMATCH, note_data_shaped, refuse_varying_rebinding
+from .varlength import REGION_MISMATCH, note_data_shaped, rebinding_note, refuse_varying_rebinding
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
 FLOAT_UFUNCS_KEEP = {"abs", "min", "max", "sign"}
@@ -1312,6 +1312,7 @@ class ArrayLowering:
             return
         if self.rebinding is not None and what == REGION_MISMATCH:
             refuse_varying_rebinding(self, a, b)
+            note = rebinding_note(self.rebinding[0])
         if ast.dump(a) > ast.dump(b):      # one spelling per pair (a test is not repeated)
             a, b = b, a
         if is_const(a) and is_const(b):

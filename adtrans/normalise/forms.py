@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import os
 
 import numpy as np
 
@@ -194,6 +195,7 @@ class FormLowering:
         self.renamed: dict = {}         # argument name -> its copy, after `x = np.copy(x)`
         self.depth = 0
         self.int_locals: set = set()    # integer locals (set by run): fixed indices of views
+        self.index_checks: list = []    # range checks of run-time tuple indices (see `stmt`)
 
     # ------------------------------------------------------------ helpers
     def canon(self, func) -> str | None:
@@ -249,9 +251,31 @@ class FormLowering:
         out = []
         self.depth += 1
         for s in stmts:
-            out += self.stmt(s)
+            out += self.checked(s)
         self.depth -= 1
         return out
+
+    def checked(self, s) -> list:
+        """:meth:`stmt` of ``s``, preceded by the range checks of the run-time tuple indices in
+        its own expressions (``t[k]`` of a tuple local is a selection that picks an element for
+        every ``k``: ``if k < -3 or k >= 3: raise IndexError(...)``, as Numba raises); a ``while``
+        test's checks also end its body."""
+        before = len(self.index_checks)
+        out = self.stmt(s)
+        checks, self.index_checks[before:] = self.index_checks[before:], []
+        if checks and isinstance(s, ast.While):
+            s.body = s.body + copy.deepcopy(checks)
+        return checks + out
+
+    def index_check(self, k, n: int, node) -> None:
+        """Record the range check of index ``k`` into a tuple of ``n`` elements (see :meth:`checked`)."""
+        where = f"{os.path.basename(self.nz.p.filename)}:{getattr(node, 'lineno', 0)}"
+        test = ast.BoolOp(op=ast.Or(), values=[
+            ast.Compare(left=copy.deepcopy(k), ops=[ast.Lt()], comparators=[ast.Constant(-n)]),
+            ast.Compare(left=copy.deepcopy(k), ops=[ast.GtE()], comparators=[ast.Constant(n)])])
+        err = ast.Raise(exc=ast.Call(func=ast.Name(id="IndexError", ctx=ast.Load()), args=[
+            ast.Constant(f"tuple index out of range in `{ast.unparse(node)}` ({where})")], keywords=[]), cause=None)
+        self.index_checks.append(_loc(ast.If(test=test, body=[err], orelse=[]), node))
 
     def stmt(self, s) -> list:
         if isinstance(s, ast.For):
@@ -772,7 +796,11 @@ class _Exprs(ast.NodeTransformer):
                 k = ast.Constant(-k.operand.value)
             if names and not isinstance(k, ast.Constant) and \
                     not any(isinstance(n, (ast.Call, ast.Subscript)) for n in ast.walk(k)):
-                return ast.copy_location(_select(names, k), node)
+                self.f.index_check(k, len(names), node)
+                sel = _select(names, k)
+                for n in ast.walk(sel):         # (the line of every part: messages of checks on them)
+                    ast.copy_location(n, node)
+                return sel
             if not (isinstance(k, ast.Constant) and type(k.value) is int and -len(names) <= k.value < len(names)):
                 raise self.f.nz.err(node, f"indexing the tuple `{v.id}` with `{ast.unparse(node.slice)}`",
                                     "index tuples with constant integers or integer names (idx[a], idx[a + 1])")

@@ -13,7 +13,17 @@ product's slots start at 1.0), so the iterations are independent and the prange 
 slots are combined in iteration order after the loop, a serial loop whose ties go where the serial
 loop's would (``max(a, b)`` keeps ``a`` when they are equal).  ``p *= f`` and ``p = p * f`` are
 products.  A name qualifies when every statement of the body that binds it is such an update of
-one kind and nothing else there reads it.  Runs on the kernel's ``FunctionDef`` after
+one kind and nothing else there reads it.
+
+Whole-array reductions of an array the kernel allocates before the loop (``acc = np.ones(m)``,
+its number of dimensions known) are rewritten the same way with one row of slots per iteration:
+``acc *= f`` / ``acc = acc * f`` (slots ``np.ones((n, m))``, combined ``acc *= acc_parts[k]``) and
+``acc = np.maximum(acc, v)`` / ``np.minimum`` (slots started at ``acc``, combined
+``acc = np.maximum(acc, acc_parts[k])``); ``acc[i]`` of a slot row is then written by iteration
+``i`` only (a plain update for the prange rule).  Memory: ``n`` copies of ``acc``.  Whole-array
+sums ``acc += v`` / ``acc -= v`` are left as they are (their adjoint only reads ``d_acc``).  A
+whole-array product or ``np.maximum``/``np.minimum`` update that does not qualify (the array read
+elsewhere in the body, updated two ways) is refused with its line.  Runs on the kernel's ``FunctionDef`` after
 :mod:`.forms` (every loop a ``range``/``prange`` loop), before jump lowering (a ``continue``
 before the update leaves the slot at its start).
 """
@@ -26,6 +36,11 @@ from ..ir.nodes import name as _name
 from ..ir.walk import iter_nodes, loaded_names as _loads, stored_names as _stores
 
 _SELECT = ("builtins.max", "builtins.min", "max", "min")
+_ARRAY_SELECT = {"numpy.maximum": "max", "numpy.minimum": "min"}      # (of arrays only)
+_AUG = {"prod": ast.Mult, "sum": ast.Add, "diff": ast.Sub}
+ARRAY_REDUCTION_HINT = ("update the array only by `acc *= f`, `acc = np.maximum(acc, v)` or `acc = np.minimum(acc, v)` "
+                        "in the loop and read it after the loop, or give each iteration its own row "
+                        "(`parts[i] = f`) and combine the rows after the loop")
 _ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like", "copy",
                  "array", "arange", "linspace", "ascontiguousarray"}
 
@@ -74,14 +89,29 @@ class PrangeReductions:
     # ------------------------------------------------------------ recognition
     def site_kind(self, s):
         """``(name, kind, first)`` of a reduction update ``s``: kind ``"max"``, ``"min"`` or
-        ``"prod"``; ``first``: whether the name is the first operand (else None)."""
+        ``"prod"``, for arrays also ``"sum"`` (``+=``) and ``"diff"`` (``-=``); ``first``: whether
+        the name is the first operand (else None)."""
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and \
+                isinstance(s.op, (ast.Mult, ast.Add, ast.Sub)) and s.target.id in self.array_names() and \
+                s.target.id in _loads(s.value):
+            return s.target.id, "self", True        # `acc *= f(acc)` of an array: not a reduction
         if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and isinstance(s.op, ast.Mult):
             return s.target.id, "prod", True
+        if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and isinstance(s.op, (ast.Add, ast.Sub)) \
+                and s.target.id in self.array_names():
+            return s.target.id, "sum" if isinstance(s.op, ast.Add) else "diff", True
         if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
             return None
         x, v = s.targets[0].id, s.value
+        if isinstance(v, ast.BinOp) and isinstance(v.op, (ast.Add, ast.Sub)) and x in self.array_names() and \
+                isinstance(v.left, ast.Name) and v.left.id == x and x not in _loads(v.right):
+            return x, "sum" if isinstance(v.op, ast.Add) else "diff", True
         if isinstance(v, ast.Call) and not v.keywords and len(v.args) == 2 and self.forms.canon(v.func) in _SELECT:
             kind = self.forms.canon(v.func).split(".")[-1]
+            a, b = v.args
+        elif isinstance(v, ast.Call) and not v.keywords and len(v.args) == 2 and \
+                self.forms.canon(v.func) in _ARRAY_SELECT and x in self.array_names():
+            kind = _ARRAY_SELECT[self.forms.canon(v.func)]
             a, b = v.args
         elif isinstance(v, ast.BinOp) and isinstance(v.op, ast.Mult):
             kind, a, b = "prod", v.left, v.right
@@ -93,13 +123,23 @@ class PrangeReductions:
             return x, kind, False
         return None
 
+    def array_names(self) -> set:
+        """Names of arrays: parameters and locals of a known number of dimensions, allocations."""
+        return set(self.forms.nz.ndims) | self.local_arrays
+
     def reductions(self, loop) -> dict:
         """name -> kind of the reductions of ``loop`` this module rewrites: every statement of
-        the body binding the name is an update of one kind, and no other statement reads it."""
+        the body binding the name is an update of one kind, and no other statement reads it.
+        Arrays (see the module docstring) qualify when the kernel allocates them (their number of
+        dimensions known); one updated otherwise is refused at its update."""
         stmts = [s for s in iter_nodes(ast.Module(body=list(loop.body), type_ignores=[])) if isinstance(s, ast.stmt)]
-        sites, stored, read = {}, set(), set()
+        sites, stored, read, selfs = {}, set(), set(), {}
         for s in stmts:
             hit = self.site_kind(s)
+            if hit is not None and hit[1] == "self":      # (reads the array: refused below)
+                selfs.setdefault(hit[0], s)
+                read |= _loads(s.value)
+                continue
             if hit is not None:
                 sites.setdefault(hit[0], set()).add(hit[1])
                 continue
@@ -107,9 +147,30 @@ class PrangeReductions:
             for h in heads:
                 read |= _loads(h)
                 stored |= _stores(h)
-        arrays = set(self.forms.nz.ndims) | self.local_arrays    # (`a *= f` of an array: Numba's own)
-        return {x: kinds.pop() for x, kinds in sorted(sites.items())
-                if len(kinds) == 1 and x not in stored | read | arrays and x != loop.target.id}
+        arrays = self.array_names()
+        for x, s in sorted(selfs.items()):
+            if x not in stored and x not in sites:
+                raise self.forms.nz.err(s, f"a whole-array reduction of `{x}` in a prange loop, `{x}` also read "
+                                           f"otherwise in the loop body", ARRAY_REDUCTION_HINT)
+        out = {}
+        for x, kinds in sorted(sites.items()):
+            if x == loop.target.id:
+                continue
+            if x in arrays:
+                if x in stored:         # an array of the iteration's own (bound in the body)
+                    continue
+                kinds = {"sum" if k == "diff" else k for k in kinds}
+                ndim = self.forms.nz.ndims.get(x)
+                if len(kinds) != 1 or x in read or ndim is None:
+                    site = next(s for s in stmts if (self.site_kind(s) or (None,))[0] == x)
+                    why = ("also read otherwise in the loop body" if x in read else
+                           "updated in two ways" if len(kinds) != 1 else "of a number of dimensions not known here")
+                    raise self.forms.nz.err(site, f"a whole-array reduction of `{x}` in a prange loop, `{x}` "
+                                                  f"{why}", ARRAY_REDUCTION_HINT)
+                out[x] = (kinds.pop(), ndim)
+            elif len(kinds) == 1 and x not in stored | read:
+                out[x] = (kinds.pop(), None)
+        return out
 
     # ------------------------------------------------------------ rewrite
     def loop(self, loop) -> list:
@@ -129,38 +190,63 @@ class PrangeReductions:
             slot = ast.BinOp(left=_name(loop.target.id), op=ast.Sub(), right=copy.deepcopy(lo))
         nz = self.forms.nz
         before, after = [], []
-        for x, kind in red.items():
+        for x, (kind, ndim) in red.items():
             parts = nz.fresh(f"{x}_parts")
-            start = _name(x) if kind != "prod" else ast.Constant(1.0)
-            before.append(ast.Assign(targets=[_name(parts, True)], value=ast.Call(
-                func=self.forms.np_attr("full"), args=[copy.deepcopy(count), start], keywords=[])))
             site = next(s for s in iter_nodes(ast.Module(body=list(loop.body), type_ignores=[]))
                         if isinstance(s, ast.stmt) and (self.site_kind(s) or (None,))[0] == x)
-            first = self.rewrite_sites(loop.body, x, parts, slot)
+            made = len(before)
+            if ndim is None:
+                start = _name(x) if kind != "prod" else ast.Constant(1.0)
+                before.append(ast.Assign(targets=[_name(parts, True)], value=ast.Call(
+                    func=self.forms.np_attr("full"), args=[copy.deepcopy(count), start], keywords=[])))
+            else:
+                before += self.array_slots(x, parts, ndim, kind, count)
+            first = self.rewrite_sites(loop.body, x, parts, slot, ndim)
             k = nz.fresh(f"{x}_k")
             elem = ast.Subscript(value=_name(parts), slice=_name(k), ctx=ast.Load())
             after.append(ast.For(target=_name(k, True), iter=ast.Call(func=_name("range"), args=[copy.deepcopy(count)],
                                                                      keywords=[]),
-                                 body=[self.update(_name(x, True), _name(x), kind, first, elem)], orelse=[]))
+                                 body=[self.update(_name(x, True), _name(x), kind, first, elem, ndim)], orelse=[]))
             # (the slots and their combination carry the update's line: `# adjoint of: m = max(m, v)`)
-            for s in (before[-1], after[-1]):
+            for s in before[made:] + after[-1:]:
                 ast.fix_missing_locations(ast.copy_location(s, site))
                 for n in iter_nodes(s):
                     if hasattr(n, "lineno"):
                         ast.copy_location(n, site)
         return before + [loop] + after
 
-    def update(self, target, reduced, kind, first, other):
-        """``target = max(reduced, other)`` (operands in the user's order: ``first``), ``min``,
-        or ``target *= other``."""
-        if kind == "prod":
-            return ast.AugAssign(target=target, op=ast.Mult(), value=other)
-        ops = [reduced, other] if first else [other, reduced]
-        return ast.Assign(targets=[target], value=ast.Call(func=_name(kind), args=ops, keywords=[]))
+    def array_slots(self, x, parts, ndim, kind, count) -> list:
+        """The slot rows of array ``x`` (``ndim`` dimensions): ``parts = np.ones((count, *x.shape))``
+        for a product, ``np.zeros`` for a sum, else ``np.empty`` and a loop copying ``x`` into every
+        row."""
+        shape = ast.Tuple(elts=[copy.deepcopy(count)] + [
+            ast.Subscript(value=ast.Attribute(value=_name(x), attr="shape", ctx=ast.Load()), slice=ast.Constant(d),
+                          ctx=ast.Load()) for d in range(ndim)], ctx=ast.Load())
+        maker = {"prod": "ones", "sum": "zeros"}.get(kind, "empty")
+        alloc = ast.Assign(targets=[_name(parts, True)], value=ast.Call(
+            func=self.forms.np_attr(maker), args=[shape], keywords=[]))
+        if kind in ("prod", "sum"):
+            return [alloc]
+        k = self.forms.nz.fresh(f"{x}_k")
+        fill = ast.For(target=_name(k, True), iter=ast.Call(func=_name("range"), args=[copy.deepcopy(count)],
+                                                            keywords=[]),
+                       body=[ast.Assign(targets=[ast.Subscript(value=_name(parts), slice=_name(k), ctx=ast.Store())],
+                                        value=_name(x))], orelse=[])
+        return [alloc, fill]
 
-    def rewrite_sites(self, stmts, x, parts, slot) -> bool:
+    def update(self, target, reduced, kind, first, other, ndim=None):
+        """``target = max(reduced, other)`` (operands in the user's order: ``first``), ``min``,
+        or ``target *= other`` (``+=``, ``-=``); of arrays (``ndim`` not None) ``np.maximum``/``np.minimum``."""
+        if kind in _AUG:
+            return ast.AugAssign(target=target, op=_AUG[kind](), value=other)
+        ops = [reduced, other] if first else [other, reduced]
+        func = _name(kind) if ndim is None else self.forms.np_attr("maximum" if kind == "max" else "minimum")
+        return ast.Assign(targets=[target], value=ast.Call(func=func, args=ops, keywords=[]))
+
+    def rewrite_sites(self, stmts, x, parts, slot, ndim=None) -> bool:
         """Replace the updates of ``x`` in ``stmts`` (nested blocks too, in place) by updates of
-        its slot ``parts[slot]``; returns whether ``x`` was the first operand."""
+        its slot ``parts[slot]`` (``ndim``: of an array, else None); returns whether ``x`` was the
+        first operand."""
         first = True
         for j, t in enumerate(stmts):
             hit = self.site_kind(t)
@@ -168,13 +254,13 @@ class PrangeReductions:
                 first = hit[2]
                 cell = [ast.Subscript(value=_name(parts), slice=copy.deepcopy(slot), ctx=c)
                         for c in (ast.Store(), ast.Load())]
-                new = self.update(*cell, hit[1], first, _other_operand(t, x))
+                new = self.update(*cell, hit[1], first, _other_operand(t, x), ndim)
                 stmts[j] = ast.fix_missing_locations(ast.copy_location(new, t))
                 continue
             for field in ("body", "orelse"):
                 block = getattr(t, field, None)
                 if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    first = self.rewrite_sites(block, x, parts, slot) if any(
+                    first = self.rewrite_sites(block, x, parts, slot, ndim) if any(
                         x in _stores(u) for u in block) else first
         return first
 

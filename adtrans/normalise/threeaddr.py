@@ -277,7 +277,7 @@ class Normaliser:
         lower = JumpLowering(self.alloc)
         tree, lifted = lift_closures(self.p, self.err)
         self.closures.update(lifted)
-        tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err)
+        tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err, counters=True)
         tree, lifted = split_tuple_calls(tree, self.helper_of, self.helper_primal, self.err)
         self.closures.update(lifted)
         draws = Draws(self)

@@ -11,11 +11,14 @@ whole): the adjoint of the split kernel, behind an entry taking the tuple and it
 In the body the literal is simplified where it is read: ``params[1]`` (a constant index, negative
 too) is ``params_1``, ``params[1:]`` a shorter literal, ``len(params)`` the constant, ``for W in
 params:`` the body once per element (``W = params_0; ...``), ``a, b, c = params`` unpacks the
-literal; passed whole to another helper it is split again there.  Refused with the line: storing
-into the tuple's name, indexing it with a value known only at run time, ``break``/``continue`` in
-a loop over it.  A name bound to a tuple literal is split where it is bound exactly once and is
-read only in those ways and passed whole to a helper (``name_0 = e0`` ... at the binding: the
-elements are evaluated where Python evaluates them).
+literal; passed whole to another helper it is split again there; ``for i in range(len(params)):``
+(bounds known once the tuple is split: constants, ``len`` of the tuple) whose body indexes the
+tuple with the counter (``params[i]``) is unrolled, the body once per value of ``i`` with ``i`` a
+constant.  Refused with the line: storing into the tuple's name, indexing it with a value known
+only at run time (``for i in range(n)``), ``break``/``continue`` in a loop over it.  A name bound
+to a tuple literal is split where it is bound exactly once and is read only in those ways and
+passed whole to a helper or indexed by such a loop's counter (``name_0 = e0`` ... at the binding:
+the elements are evaluated where Python evaluates them).
 """
 from __future__ import annotations
 
@@ -42,6 +45,8 @@ TUPLE_TABLE = {
                            "with the Active ones; CPU only"),
     "a driver passing a tuple or list literal, or a name bound once to one, whole to a kernel":
         ("differentiated", "each element its own shadow; a list goes as a tuple where the kernel reads it as one"),
+    "`for i in range(len(p)): ... p[i] ...`, `for i in range(3)` (bounds known at compile time)":
+        ("differentiated", "unrolled: the body once per value of `i`, `p[i]` the element"),
     "`p[i]` (an index known only at run time), assigning `p` in the helper":
         ("refused", "index it with constants or unpack it; give the new value its own name"),
     "`break`/`continue`/`else` in a `for` loop over the tuple": ("refused", "unpack it and write the steps out"),
@@ -89,7 +94,8 @@ class _Simplify(ast.NodeTransformer):
             if all(b is not None or e is None for b, e in zip(bounds, (sl.lower, sl.upper, sl.step))) and bounds[2] != 0:
                 return _literal(elts[slice(*bounds)], node)
         raise self.err(node, f"{self.what}, a tuple of arrays, indexed by a value known only at run time",
-                       "index it with constants (p[0]) or unpack it (a, b = p)")
+                       "index it with constants (p[0]), unpack it (a, b = p), or index it by the counter of "
+                       "`for i in range(len(p))` (unrolled)")
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -111,6 +117,9 @@ class _Simplify(ast.NodeTransformer):
         return out
 
     def visit_For(self, node):
+        unrolled = self.unroll(node)
+        if unrolled is not None:
+            return unrolled
         self.generic_visit(node)
         if not _made(node.iter):
             return node
@@ -123,6 +132,70 @@ class _Simplify(ast.NodeTransformer):
             out.append(ast.copy_location(ast.Assign(targets=[copy.deepcopy(node.target)], value=copy.deepcopy(e)), node))
             out.extend(copy.deepcopy(node.body))
         return out
+
+    def unroll(self, node):
+        """``for i in range(len(p)):`` (a trip count known here: constants, ``len`` of the tuple)
+        whose body indexes the tuple with ``i`` (``p[i]``, ``p[i + 1]``): the body once per value,
+        ``i`` a constant in each copy (``p[0]``, ...), then ``i = <last value>``; None for any
+        other loop."""
+        trips = _constant_range(node, lambda a: self.visit(copy.deepcopy(a)))
+        if trips is None or not _indexes_by(node.body, node.target.id, _made):
+            return None
+        i = node.target.id
+        jumps = [n for s in node.body for n in _own_jumps(s)]
+        if jumps or node.orelse or any(i in stored_names(s) for s in node.body):
+            raise self.err(jumps[0] if jumps else node, f"{self.what}, a tuple of arrays, indexed by the counter of a "
+                           "loop that has break, continue or else, or assigns its counter",
+                           "unpack the tuple and write the steps out")
+        out = []
+        for v in trips:
+            for s in copy.deepcopy(node.body):
+                out += _as_list(self.visit(_Constant(i, v).visit(s)))
+        if trips:
+            out.append(ast.copy_location(ast.Assign(targets=[ast.Name(id=i, ctx=ast.Store())],
+                                                    value=ast.Constant(trips[-1])), node))
+        return [ast.fix_missing_locations(s) for s in out] or [ast.copy_location(ast.Pass(), node)]
+
+
+class _Constant(ast.NodeTransformer):
+    """Reads of the name ``i`` replaced by the constant ``v``."""
+
+    def __init__(self, i: str, v: int):
+        self.i, self.v = i, v
+
+    def visit_Name(self, node):
+        if node.id == self.i and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Constant(self.v), node)
+        return node
+
+
+def _constant_range(node, simplify) -> list | None:
+    """The values of ``for i in range(...)`` loop ``node`` when its bounds are constants after
+    ``simplify`` (``len`` of a tuple literal is one), at most 256 of them; else None."""
+    it = getattr(node, "iter", None)
+    if not (isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(it, ast.Call) and
+            isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 3):
+        return None
+    bounds = [const_int(simplify(a)) for a in it.args]
+    if any(b is None for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+        return None
+    values = range(*bounds)
+    return list(values) if len(values) <= 256 else None
+
+
+def _len_as_one(e):
+    """``e`` with ``len(name)`` read as the constant 1 (the bounds of a loop that may index a tuple
+    by its counter; the count itself is known once the tuple is split)."""
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" and len(e.args) == 1 and \
+            isinstance(e.args[0], ast.Name) and not e.keywords:
+        return ast.Constant(1)
+    return e
+
+
+def _indexes_by(stmts, i: str, is_tuple) -> bool:
+    """Whether ``stmts`` index a tuple (``is_tuple(value)``) with an expression reading ``i``."""
+    return any(isinstance(n, ast.Subscript) and is_tuple(n.value) and i in loaded_names(n.slice)
+               for s in stmts for n in iter_nodes(s))
 
 
 def _own_jumps(s):
@@ -175,11 +248,23 @@ def _as_list(r):
     return r if isinstance(r, list) else [r]
 
 
-def _read_parts(tree, passed=None) -> tuple[set, set]:
+def _read_parts(tree, passed=None, counters: bool = False) -> tuple[set, set]:
     """``(ok, whole)``: ids of the ``Name`` nodes in ``tree`` read as parts of a tuple (constant
-    index or slice, ``len``, unpacking, ``for``) or passed whole, as a positional argument, to a
-    call that ``passed(call)`` accepts (``whole`` holds those; None: any call by a plain name)."""
+    index or slice, ``len``, unpacking, ``for``, an index reading the counter of a loop whose
+    bounds are constants or ``len`` of a name, :meth:`_Simplify.unroll`; only with ``counters``)
+    or passed whole, as a positional argument, to a call that ``passed(call)`` accepts (``whole``
+    holds those and the names indexed by a loop counter; None: any call by a plain name)."""
     ok, whole = set(), set()
+    for n in iter_nodes(tree) if counters else ():
+        if _constant_range(n, _len_as_one) is not None:
+            lens = {a.args[0].id for a in n.iter.args if isinstance(a, ast.Call)}      # range(len(p))
+            for s in n.body:
+                for u in iter_nodes(s):
+                    if isinstance(u, ast.Subscript) and isinstance(u.value, ast.Name) and \
+                            isinstance(u.ctx, ast.Load) and n.target.id in loaded_names(u.slice) and \
+                            lens <= {u.value.id}:
+                        ok.add(id(u.value))
+                        whole.add(id(u.value))
     for n in iter_nodes(tree):
         if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load) and \
                 (const_int(n.slice) is not None or isinstance(n.slice, ast.Slice)):
@@ -211,10 +296,10 @@ def read_as_parts(fn: ast.FunctionDef, param: str) -> bool:
                if isinstance(n, ast.Name) and n.id == param)
 
 
-def _tuple_names(tree, passed, lists: bool = False) -> dict:
+def _tuple_names(tree, passed, lists: bool = False, counters: bool = False) -> dict:
     """Names bound once, to a tuple literal (``lists``: or a list literal), read only as its
-    parts (:func:`_read_parts`) and passed whole to a call ``passed(call)`` accepts: name -> its
-    binding."""
+    parts (:func:`_read_parts`) and passed whole to a call ``passed(call)`` accepts (``counters``:
+    or indexed by a loop counter): name -> its binding."""
     kinds = (ast.Tuple, ast.List) if lists else ast.Tuple
     binds, stores, reads = {}, {}, {}
     for n in iter_nodes(tree):
@@ -225,7 +310,7 @@ def _tuple_names(tree, passed, lists: bool = False) -> dict:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and \
                 isinstance(n.value, kinds) and not any(isinstance(x, ast.Starred) for x in n.value.elts):
             binds.setdefault(n.targets[0].id, []).append(n)
-    ok, whole = _read_parts(tree, passed)
+    ok, whole = _read_parts(tree, passed, counters)
     out = {}
     for name, b in binds.items():
         r = reads.get(name, [])
@@ -235,19 +320,22 @@ def _tuple_names(tree, passed, lists: bool = False) -> dict:
     return out
 
 
-def split_tuple_names(tree: ast.FunctionDef, passed, fresh, err, lists: bool = False) -> ast.FunctionDef:
+def split_tuple_names(tree: ast.FunctionDef, passed, fresh, err, lists: bool = False,
+                      counters: bool = False) -> ast.FunctionDef:
     """``tree`` with each name :func:`_tuple_names` finds (``passed(call)``: a call that takes a
     tuple whole) split: ``pair = (a, f(b))`` is ``pair_0 = a; pair_1 = f(b)`` (``fresh(base)``
     makes the names) and its reads are reads of the literal ``(pair_0, pair_1)``, simplified.
-    ``lists``: list literals too (passed whole as the tuple of their elements)."""
+    ``lists``: list literals too (passed whole as the tuple of their elements); ``counters``:
+    also names indexed by the counter of a loop of constant bounds (kernels: ``p = (a, b, c)``
+    then ``for i in range(len(p)): ... p[i] ...``, unrolled)."""
     kinds = (ast.Tuple, ast.List) if lists else ast.Tuple
     if not any(isinstance(n, ast.Assign) and isinstance(n.value, kinds) for n in iter_nodes(tree)):
         return tree
-    found = _tuple_names(tree, passed, lists)
+    found = _tuple_names(tree, passed, lists, counters)
     if not found:
         return tree
     tree = copy.deepcopy(tree)
-    found = _tuple_names(tree, passed, lists)
+    found = _tuple_names(tree, passed, lists, counters)
     for name, bind in found.items():
         names = [e.id if isinstance(e, ast.Name) and _unchanged(tree, bind, name, e.id) else fresh(f"{name}_{k}")
                  for k, e in enumerate(bind.value.elts)]

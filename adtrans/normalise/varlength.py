@@ -22,6 +22,14 @@ VARYING_REBINDING_HINT = ("bind the array afresh in each iteration before anythi
                           "np.where(mask, x, 0.0) instead of x[mask]")
 
 
+def rebinding_note(t: str) -> str:
+    """The note of the run-time check that a rebinding written in place (``t = f(t)`` in a loop or
+    branch) keeps ``t``'s length: Numba rebinds the name, adtrans needs one length."""
+    return (f"`{t}` is rebound inside a loop or branch to a value of another length (a slice or count computed "
+            f"there: Numba rebinds the name, adtrans writes the value into the array `{t}` holds, which keeps "
+            f"its length); {VARYING_REBINDING_HINT}")
+
+
 def _statement(lw):
     """The outermost statement being lowered (a loop or branch at depth 0), or None."""
     return (id(lw.levels[0][0]), lw.levels[0][1]) if lw.levels else None
