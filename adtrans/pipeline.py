@@ -132,7 +132,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     name = name or f"{primal.name}_adjoint"
     marked = build_adjoint(norm, types, act, param_activity, primal.error, name, primal,
                            tape_by_cost=target.tape_by_cost, reassociate=target.reassociates(primal),
-                           checkpoint_loops=getattr(target, "checkpoint_loops", False))
+                           checkpoint_loops=getattr(target, "checkpoint_loops", False),
+                           rerun_loops=getattr(target, "rerun_loops", False))
     func = target.lower(marked)
     conv = target.call_convention(marked, func)
     discard = frozenset() if target.keeps_outputs else frozenset(arrays)

@@ -28,6 +28,9 @@ class Target:
     #: function-level time loops may be checkpointed (``LoopStrategies.checkpointed_loop``): the
     #: state saved per segment of iterations, the segment rerun in the reverse sweep
     checkpoint_loops = False
+    #: function-level time loops may be rerun per iteration from their state
+    #: (:mod:`adtrans.transform.rerun`): only the state taped, the rest recomputed
+    rerun_loops = False
     #: the adjoint leaves the primal's outputs in the caller's arrays as the primal does; False
     #: (a driver adjoint, which restores or never reads them after the call): element stores into
     #: array parameters that the adjoint itself never reads are dropped (``transform.tidy``)

@@ -15,7 +15,7 @@ IMPORTS = IMPORTS_HEAD + ("\nfrom adtrans.targets.cpu_blas import matmul_add"
                           "\nfrom adtrans.targets.cpu_lapack import " + ", ".join(sorted(LAPACK_HELPERS)) +
                           "\nfrom adtrans.targets.cpu_runtime import num_threads, tape_grow, tape_keep, "
                           "scratch_rows, scratch_sum_1d, scratch_sum_2d, scratch_sum_3d, tape_pop_array, "
-                          "tape_push_array, tape_restore_array, tape_take, tape_view, thread_id\n")
+                          "tape_push_array, tape_push_array_warm, tape_restore_array, tape_take, tape_view, thread_id\n")
 
 
 def grow_draw_buffers(body: list) -> list:
@@ -58,6 +58,10 @@ class CpuTarget(Target):
         # checkpointed time loops: asked for by ADTRANS_CHECKPOINT=1 (off by default: on this
         # machine rerunning a segment costs more than the tape traffic it saves, see the README)
         self.checkpoint_loops = pools and os.environ.get("ADTRANS_CHECKPOINT", "0") == "1"
+        # time loops rerun per iteration from their state: asked for by ADTRANS_RERUN=1 (off by
+        # default: GradBench ode, n = 1e5, the tape's streamed copies cost less than the rerun's
+        # passes, see adtrans/transform/rerun.py; the tape is a quarter of the size)
+        self.rerun_loops = pools and os.environ.get("ADTRANS_RERUN", "0") == "1"
 
     @property
     def key(self) -> tuple:
@@ -65,6 +69,7 @@ class CpuTarget(Target):
 
     def digest_parts(self) -> tuple:
         return ((() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
+                + (("rerun",) if self.rerun_loops else ())
                 + (() if self.keeps_outputs else ("no-outputs",)))
 
     @property

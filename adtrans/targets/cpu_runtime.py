@@ -107,6 +107,21 @@ def tape_push_array(tape, top, arr):
 
 
 @njit(cache=True)
+def tape_push_array_warm(tape, top, arr):
+    """:func:`tape_push_array` with ordinary stores whatever the size: for copies read back
+    soon, by the reverse of the same iteration (:mod:`adtrans.transform.rerun`), which may
+    still find them in a cache."""
+    flat = np.ascontiguousarray(arr).ravel()
+    n = flat.size
+    if top + n > tape.shape[0]:
+        tape = _grow(tape, top + n)
+    dst = tape[top:top + n]
+    for k in range(n):
+        dst[k] = flat[k]
+    return tape, top + n
+
+
+@njit(cache=True)
 def tape_view(tape, top, like):
     """The ``like.size`` entries of ``tape`` from ``top`` on, shaped like ``like`` (a view: the
     caller has popped them and pushes nothing while it reads the view)."""

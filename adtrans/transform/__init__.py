@@ -57,15 +57,17 @@ class MarkedAdjoint:
 
 def build_adjoint(norm, types, act, param_activity, error, name, primal=None,
                   tape_by_cost: bool = False, reassociate: bool = False,
-                  checkpoint_loops: bool = False) -> MarkedAdjoint:
+                  checkpoint_loops: bool = False, rerun_loops: bool = False) -> MarkedAdjoint:
     """The marked adjoint IR of the normalised kernel ``norm`` (see :class:`MarkedAdjoint`);
     ``tape_by_cost``: recomputed loops tape costly values instead of computing them again;
     ``reassociate``: the adjoint is compiled with fast-math reassociation (sums across a loop's
     iterations stay scalar accumulations, see ``LoopStrategies.lane_reductions``);
     ``checkpoint_loops``: function-level time loops save their state per segment and rerun it
-    (``LoopStrategies.checkpointed_loop``) instead of taping every iteration's copies."""
+    (``LoopStrategies.checkpointed_loop``) instead of taping every iteration's copies;
+    ``rerun_loops``: function-level time loops tape only the state each iteration starts from
+    and rerun the iteration in the reverse sweep (:mod:`adtrans.transform.rerun`)."""
     b = AdjointBuilder(norm, types, act, param_activity, error, tape_by_cost=tape_by_cost,
-                       reassociate=reassociate, checkpoint_loops=checkpoint_loops)
+                       reassociate=reassociate, checkpoint_loops=checkpoint_loops, rerun_loops=rerun_loops)
     fscope = Scope(None, None, set(norm.params))
     b.scopes.insert(0, fscope)
     code = b.adjacent(norm.body, fscope)

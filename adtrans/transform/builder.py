@@ -24,7 +24,9 @@ Loop strategies (chosen per loop, see :meth:`AdjointBuilder.plan`):
   reverses it (like *recompute*, in reverse order).
 - **taped** — iterations depend on each other (a time loop, a recurrence, a
   ``while``): the forward sweep pushes every overwritten value that the reverse
-  sweep reads onto a typed tape, and the trip count; the reverse sweep pops.
+  sweep reads onto a typed tape, and the trip count; the reverse sweep pops.  A time loop
+  whose iteration is cheap to run again tapes only the arrays each iteration starts from and
+  reruns the iteration from them in the reverse sweep (``transform/rerun.py``).
 
 ``prange`` loops are always fused or recomputed, so the adjoint stays parallel.
 """
@@ -41,6 +43,7 @@ from ..ir.liveness import upward_exposed
 from ..analyse.loops import LoopAnalysis, StencilAnalysis, assigned_scalars, loop_is_prange, rebound_by_lapack
 from .lapack_saves import LapackSaves
 from .loops import LoopStrategies
+from .rerun import IterationReruns
 from .varlen import VaryingLengths
 from ..ir.markers import POP, PUSH, is_marker, save_restore
 
@@ -83,12 +86,13 @@ def _weight(loop, depth=1) -> int:
     return w
 
 
-class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves, VaryingLengths):
+class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves, VaryingLengths, IterationReruns):
     def __init__(self, norm, types, act, param_activity, error, tape_by_cost=False, reassociate=False,
-                 checkpoint_loops=False):
+                 checkpoint_loops=False, rerun_loops=False):
         self.norm, self.types, self.act = norm, types, act
         self.tape_by_cost = tape_by_cost
         self.checkpoint_loops = checkpoint_loops
+        self.rerun_loops = rerun_loops
         self.reassociate = reassociate
         self.cost_taped: dict = {}          # id(loop) -> ids of statements its reverse sweep pops
         self.saved_per_loop: set = set()    # ids of loop-invariant statements saved once per loop

@@ -178,6 +178,9 @@ class LoopStrategies:
         state = self.checkpoint_state(L, scope, depth, f) if not init else None
         if state is not None:
             return self.checkpointed_loop(L, scope, f, r, saves, pops, state, why, choice)
+        state = self.rerun_state(L, scope, depth, f) if not init else None
+        if state is not None:
+            return self.rerun_loop(L, scope, f, r, saves, pops, state, why, choice)
         if isinstance(L, ast.For):
             fwd = saves + [note, ast.For(target=copy.deepcopy(L.target), iter=self.rename(copy.deepcopy(L.iter), scope),
                                          body=f or [ast.Pass()], orelse=[])]
@@ -202,14 +205,19 @@ class LoopStrategies:
 
     def checkpoint_state(self, L, scope, depth, f):
         """The arrays a checkpointed time loop saves at the start of a segment (sorted), or None
-        where the loop is not checkpointed: only with ``self.checkpoint_loops``, for a serial
-        ``range`` loop at the function level whose forward sweep ``f`` copies arrays to the
-        tape every iteration (what checkpointing shrinks), that has no ``while`` loop inside,
-        carries no scalar from one iteration to the next (nor out of the loop: each segment is
-        rerun from its saved arrays alone) and whose index is dead after it.  The state: every
-        array the body reads that the body or a later statement writes, less the arrays private
-        to an iteration."""
-        if not self.checkpoint_loops or depth != 0 or not is_serial_range(L) or scope.tape_scope.prange_var:
+        where the loop is not checkpointed: only with ``self.checkpoint_loops``, see
+        :meth:`time_loop_state`."""
+        return self.time_loop_state(L, scope, depth, f) if self.checkpoint_loops else None
+
+    def time_loop_state(self, L, scope, depth, f):
+        """The arrays from which an iteration of the taped loop ``L`` can be rerun (sorted), or
+        None: for a serial ``range`` loop at the function level whose forward sweep ``f`` copies
+        arrays to the tape every iteration (what a rerun saves), that has no ``while`` loop
+        inside, carries no scalar from one iteration to the next (nor out of the loop: each
+        iteration is rerun from its saved arrays alone) and whose index is dead after it.  The
+        state: every array the body reads that the body or a later statement writes, less the
+        arrays private to an iteration (checkpointed loops, :mod:`~adtrans.transform.rerun`)."""
+        if depth != 0 or not is_serial_range(L) or scope.tape_scope.prange_var:
             return None
         if not any(getattr(s, "adtrans_tape", (None,))[0] == "push_array" for s, _ in iter_stmts(f)):
             return None
