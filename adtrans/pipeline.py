@@ -25,6 +25,7 @@ from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 from .transform.firstwrite import first_writes
 from .transform.firstwrite_params import param_first_writes
+from .transform.shadowswap import swap_exchanges, swap_shadows
 from .transform.lapack_merge import merge_lapack_parts
 from .transform.zeroskip import skip_zero_adjoints
 from .transform.fuse import fuse_loops
@@ -138,9 +139,18 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     conv = target.call_convention(marked, func)
     discard = frozenset() if target.keeps_outputs else frozenset(arrays)
     func = first_writes(tidy(func, marked.builder.scalar_names(), discard))
-    vectors = {marked.builder.adj(p) for p, t in zip(primal.params, argtypes)
-               if param_activity.get(p) == "dup" and target.is_array_type(t) and getattr(t, "ndim", 0) == 1}
-    func = merge_lapack_parts(param_first_writes(func, vectors))
+    dup_vectors = [(p, t) for p, t in zip(primal.params, argtypes)
+                   if param_activity.get(p) == "dup" and target.is_array_type(t) and getattr(t, "ndim", 0) == 1]
+    vectors = {marked.builder.adj(p) for p, _ in dup_vectors}
+    func = param_first_writes(func, vectors)
+    if target.swaps_shadows:
+        func = swap_shadows(func, {marked.builder.adj(p): p for p, t in dup_vectors if t.dtype == nbtypes.float64})
+    if target.swaps_exchanges:
+        c_vectors = {x for x, t in types.items() if isinstance(t, nbtypes.Array) and t.ndim == 1
+                     and t.dtype == nbtypes.float64 and t.layout == "C"}
+        func = swap_exchanges(func, c_vectors | {marked.builder.adj_names[x] for x in c_vectors
+                                                 if x in marked.builder.adj_names})
+    func = merge_lapack_parts(func)
     if target.skips_zero_adjoints:
         func = skip_zero_adjoints(func)
     if target.fuses_loops:

@@ -22,6 +22,11 @@ class Target:
     #: consecutive element-wise loops run as one loop (:mod:`adtrans.transform.fuse`; CPU adjoints
     #: that are not differentiated again)
     fuses_loops = False
+    #: a copy-back's shadows swap roles instead of copying (:mod:`adtrans.transform.shadowswap`;
+    #: CPU adjoints that are not differentiated again)
+    swaps_shadows = False
+    #: whole-array exchange loops become name swaps (:func:`adtrans.transform.shadowswap.swap_exchanges`)
+    swaps_exchanges = False
     #: recomputed loops may tape costly values (:data:`adtrans.rules.derivatives.COSTLY`): the
     #: target's tapes grow (a CUDA thread's local-array tape has a fixed size)
     tape_by_cost = False

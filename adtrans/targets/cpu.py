@@ -62,6 +62,15 @@ class CpuTarget(Target):
         # default: GradBench ode, n = 1e5, the tape's streamed copies cost less than the rerun's
         # passes, see adtrans/transform/rerun.py; the tape is a quarter of the size)
         self.rerun_loops = pools and os.environ.get("ADTRANS_RERUN", "0") == "1"
+        # copy-back shadows exchanging roles (transform/shadowswap.py swap_shadows): asked for by
+        # ADTRANS_SWAP_SHADOWS=1 (off by default only because the reverse step is then written
+        # once per role assignment, which changes the generated form tests/test_firstwrite_params.py
+        # pins; heat grad 3.2-3.9x -> 2.9-3.4x the primal with it)
+        self.shadow_swaps = pools and os.environ.get("ADTRANS_SWAP_SHADOWS", "0") == "1"
+        # whole-array exchanges as name swaps (transform/shadowswap.py swap_exchanges): asked for by
+        # ADTRANS_SWAP_EXCHANGES=1 (off by default: Numba's code for loops over array names
+        # rebound in a time loop does not vectorise, ~2x slower than the exchanges it saves)
+        self.exchange_swaps = pools and os.environ.get("ADTRANS_SWAP_EXCHANGES", "0") == "1"
 
     @property
     def key(self) -> tuple:
@@ -70,6 +79,8 @@ class CpuTarget(Target):
     def digest_parts(self) -> tuple:
         return ((() if self.pools else ("plain",)) + (("checkpoint",) if self.checkpoint_loops else ())
                 + (("rerun",) if self.rerun_loops else ())
+                + (("shadow-swaps",) if self.shadow_swaps else ())
+                + (("exchange-swaps",) if self.exchange_swaps else ())
                 + (() if self.keeps_outputs else ("no-outputs",)))
 
     @property
@@ -80,6 +91,14 @@ class CpuTarget(Target):
     @property
     def fuses_loops(self) -> bool:
         return self.pools
+
+    @property
+    def swaps_shadows(self) -> bool:
+        return self.shadow_swaps
+
+    @property
+    def swaps_exchanges(self) -> bool:
+        return self.exchange_swaps
 
     def imports(self) -> str:
         return IMPORTS

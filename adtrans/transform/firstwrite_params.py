@@ -140,6 +140,7 @@ def _rewrite(T, L, G, d, stable) -> bool:
             branch = ast.copy_location(ast.If(test=test, body=[assign], orelse=[add]), add)
             loop.body[loop.body.index(add)] = branch
     L.body.remove(inner[-1])
+    L.adtrans_kill_dropped = d      # d[span] is dead after L (transform/shadowswap.py reads it)
     return True
 
 
