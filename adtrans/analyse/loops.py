@@ -294,7 +294,11 @@ class LoopAnalysis:
     def pure_accumulator(self, body, x) -> bool:
         """``x`` is only updated by ``x += v`` in ``body`` and read nowhere else there: its
         adjoint is the same in every iteration, so it does not tie iterations together."""
-        inside = {id(s) for s, _ in iter_stmts(body)}
+        key = ("inside", id(body))     # the statements of body (asked per name of the body)
+        hit = self._needed_cache.get(key)
+        if hit is None or hit[0] is not body or hit[1] != len(body):
+            hit = self._needed_cache[key] = (body, len(body), {id(s) for s, _ in iter_stmts(body)})
+        inside = hit[2]
         sites = [s for s in self.sites[x] if id(s) in inside]
         if not all(isinstance(s, ast.AugAssign) for s in sites):
             return False

@@ -5,7 +5,7 @@ import ast
 import threading
 from contextlib import contextmanager
 
-from .walk import iter_stmts, reads, scalar_target, stored_names
+from .walk import all_names, iter_stmts, reads, scalar_target, stored_names
 
 _MEMO = threading.local()
 
@@ -57,14 +57,26 @@ def _all_reads(s) -> frozenset:
     return frozenset().union(*(_reads(n) for n, _ in iter_stmts([s])))
 
 
-def _never_read(stmts, x) -> bool:
-    """True if no statement of ``stmts`` (nested ones included) reads ``x``: then no path reads
-    it before assigning it.  Only asked while :func:`fixed_code` is active (each statement's
-    reads are walked once, then looked up; without the memo the walk would cost as much as
-    the question)."""
-    if getattr(_MEMO, "table", None) is None:
-        return False
-    return not any(x in _memo("all reads", s, _all_reads) for s in stmts)
+def _block_index(stmts):
+    """``(reads, first)`` of the statement list ``stmts`` while :func:`fixed_code` is active:
+    the names read anywhere in it and, per name, the position of the first statement naming it
+    anywhere (read, stored or loop variable; nested statements included); None otherwise.
+    Kept per list (held, and its length checked), so that asking about many names costs one
+    walk of the list, not one per name."""
+    table = getattr(_MEMO, "table", None)
+    if table is None:
+        return None
+    key = ("block", id(stmts))
+    hit = table.get(key)
+    if hit is None or hit[0] is not stmts or hit[1] != len(stmts):
+        read, first = set(), {}
+        for k, s in enumerate(stmts):
+            read |= _memo("all reads", s, _all_reads)
+            for n in _memo("names", s, all_names):
+                if n not in first:
+                    first[n] = k
+        hit = table[key] = (stmts, len(stmts), read, first)
+    return hit[2], hit[3]
 
 
 def upward_exposed(stmts, x, _under=None) -> bool:
@@ -73,10 +85,18 @@ def upward_exposed(stmts, x, _under=None) -> bool:
     Two ``if`` statements on the same (unchanged) condition name take the same
     branch, so ``if c: x = 1`` ... ``if c: use(x)`` does not expose ``x``.
     """
-    if _never_read(stmts, x):
-        return False
+    start = 0
+    index = _block_index(stmts)
+    if index is not None:
+        if x not in index[0]:
+            return False            # nothing reads it: no path reads it before assigning it
+        if not _under:
+            # the statements before the first one naming x neither read nor assign it, and can
+            # only forget what the walk below knows about conditions (it knows nothing yet):
+            # start there
+            start = index[1][x]
     under = dict(_under or {})      # condition name -> branch -> x definitely assigned there
-    for s in stmts:
+    for s in (stmts if start == 0 else stmts[start:]):
         if isinstance(s, ast.If):
             c = s.test.id if isinstance(s.test, ast.Name) else None
             if x in _reads(s.test):

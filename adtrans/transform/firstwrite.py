@@ -185,8 +185,11 @@ def _stable(func, params) -> set:
     """Names with one value for the whole call: stored once, by a top-level assignment of
     ``func``, or parameters never stored."""
     once = _store_counts(func)
-    stable = {x for x, k in once.items() if k == 1 and any(x in _store_counts(s) for s in func.body
-                                                           if isinstance(s, ast.Assign))}
+    top = set()         # names stored by a top-level assignment
+    for s in func.body:
+        if isinstance(s, ast.Assign):
+            top.update(_store_counts(s))
+    stable = {x for x, k in once.items() if k == 1 and x in top}
     return stable | {p for p in params if p not in once}
 
 
