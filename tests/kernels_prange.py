@@ -194,3 +194,18 @@ def node_corner_sum_float_test(start, corner_elem, corner_local, f, w, out):
             if w[g] > 0.5:
                 s += f[corner_elem[c], corner_local[c]] ** 2
         out[g] = s
+
+
+@njit(cache=True)
+def gather2(x, nodes, k):
+    return x[nodes[k, 0]], x[nodes[k, 1]]
+
+
+@njit(parallel=True, cache=True)
+def edge_energy_two_fields(nodes, x, y, out):
+    # LULESH's kinematics in small: each element reads its nodes' coordinates through an inlined
+    # helper, once per field; the adjoint scatters into d_x and d_y with the same index slice
+    for k in prange(nodes.shape[0]):
+        x0, x1 = gather2(x, nodes, k)
+        y0, y1 = gather2(y, nodes, k)
+        out[k] = (x1 - x0) ** 2 + (y1 - y0) ** 2 + x0 * y1

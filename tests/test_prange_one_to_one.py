@@ -65,3 +65,47 @@ def test_gradient_with_1_and_2_threads(fn, kind):
     for r in results[1:]:
         for j in r:
             np.testing.assert_allclose(r[j], results[0][j], rtol=1e-13, atol=1e-15)
+
+
+def _edges(kind, seed=3, ne=6, extra=0):
+    """(nodes, x, y, out): ne elements of two nodes each; ``disjoint`` (each node in one
+    element: one-to-one) or ``chain`` (neighbours share a node); ``extra`` more entries in y."""
+    rng = np.random.default_rng(seed)
+    if kind == "disjoint":
+        nodes = rng.permutation(2 * ne).reshape(ne, 2).astype(np.int64)
+    else:
+        nodes = np.stack([np.arange(ne), np.arange(1, ne + 1)], axis=1).astype(np.int64)
+    nn = 2 * ne
+    return [nodes, rng.uniform(-1, 1, nn), rng.uniform(-1, 1, nn + extra), np.zeros(ne)]
+
+
+EDGE_ACT = ("const", "dup", "dup", "dup")
+
+
+def test_one_test_serves_shadows_whose_slices_differ_only_in_names():
+    # the two inlined gathers load nodes[k, 0], nodes[k, 1] into differently named temporaries:
+    # one run-time test, the second shadow's flag also asks for the first's extents
+    src = adtrans.source(P.edge_energy_two_fields, EDGE_ACT, *_edges("disjoint"))
+    assert src.count("np.full(") == 1, src
+    assert "one_to_one_1 = one_to_one and d_y.shape == d_x.shape" in src
+    assert "d_y if thread == 0 or one_to_one_1 else" in src
+
+
+@pytest.mark.parametrize("kind,extra", [("disjoint", 0), ("chain", 0), ("disjoint", 3)],
+                         ids=["one-to-one", "shared-nodes", "other-extents"])
+def test_shared_test_gradient_with_1_and_2_threads(kind, extra):
+    args = _edges(kind, extra=extra)
+    check(P.edge_energy_two_fields, args, activity=EDGE_ACT)
+    gen = np.random.default_rng(7)
+    weights = {j: gen.standard_normal(a.shape) for j, a in enumerate(args) if EDGE_ACT[j] == "dup"}
+    results = []
+    for threads in (1, 2, 2) if TWO else (1,):
+        numba.set_num_threads(threads)
+        try:
+            g, _ = adtrans_gradient(P.edge_energy_two_fields, args, weights, 1.0, EDGE_ACT)
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        results.append(g)
+    for r in results[1:]:
+        for j in r:
+            np.testing.assert_allclose(r[j], results[0][j], rtol=1e-13, atol=1e-15)

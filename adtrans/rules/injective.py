@@ -234,6 +234,21 @@ def _rename(stmts, mapping):
     return stmts
 
 
+def _canonical_key(inner, local_ids) -> str:
+    """The slice's source with its own names (the loop index, inner loop counters, index
+    temporaries) renamed in order of first appearance: two slices that differ only in the
+    names inlining gave their temporaries (LULESH's six ``gather8`` calls, one per coordinate
+    and velocity array, each loading ``nodelist[k, c]`` into fresh names) get one key, so one
+    run-time test serves all the shadows they update."""
+    stmts = copy.deepcopy(inner)
+    canon: dict = {}
+    for s in stmts:
+        for n in iter_nodes(s):
+            if isinstance(n, ast.Name) and n.id in local_ids:
+                n.id = canon.setdefault(n.id, f"_v{len(canon)}")
+    return ast.unparse(ast.fix_missing_locations(ast.Module(body=stmts, type_ignores=[])))
+
+
 def injectivity_check(body, loop: ast.For, shadow: str, ndim: int, types: dict, alloc):
     """``(source key, statements)`` of the run-time test for the updates of ``shadow`` (an
     ``ndim``-dimensional array) in the prange ``loop`` whose body is ``body``, with the names
@@ -277,10 +292,10 @@ def injectivity_check(body, loop: ast.For, shadow: str, ndim: int, types: dict, 
     it = loop.iter
     if not (isinstance(it, ast.Call) and 1 <= len(it.args) <= 3 and not it.keywords):
         return None
-    key = ast.unparse(ast.fix_missing_locations(ast.Module(body=copy.deepcopy(inner), type_ignores=[]))) + \
-        "|" + ast.unparse(it) + f"|{ndim}"
-    local = sorted({n.id for s in inner for n in iter_nodes(s) if isinstance(n, ast.Name)
-                    and (n.id == i or n.id in sl.for_targets or n.id in sl.assigned) and n.id not in ("OK", "OWNER")})
+    local_ids = {n.id for s in inner for n in iter_nodes(s) if isinstance(n, ast.Name)
+                 and (n.id == i or n.id in sl.for_targets or n.id in sl.assigned) and n.id not in ("OK", "OWNER")}
+    key = _canonical_key(inner, local_ids) + "|" + ast.unparse(it) + f"|{ndim}"
+    local = sorted(local_ids)
     mapping = {x: alloc.fresh(x + "_check") for x in local}
     bounds = ", ".join(ast.unparse(a) for a in it.args)
     head = ast.parse(f"for {i} in range({bounds}):\n    if not OK:\n        break").body[0]

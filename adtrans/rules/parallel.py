@@ -165,21 +165,27 @@ class PrangeRewriter:
         """The name of a flag, set before the loop by a run-time test (:mod:`.injective`), that
         is True when no two iterations of ``loop`` update the same element of shadow ``d``
         (tested only with more than one thread; one test serves the shadows whose updates have
-        the same index slice, ``checks``: slice -> flag); None where no test can be written."""
+        the same index slice up to the names of its temporaries, ``checks``: slice -> (flag, the
+        shadow it was tested on); a later shadow's flag also asks for equal extents); None where
+        no test can be written."""
         found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc)
         if found is None:
             return None
         key, stmts = found
-        if key in checks:
-            return checks[key]
         alloc = self.b.norm.alloc
+        if key in checks:
+            # the test ran on the first shadow's extents: it holds for this one where they agree
+            first_ok, first = checks[key]
+            ok = alloc.fresh("one_to_one")
+            pre.append(ast.parse(f"{ok} = {first_ok} and {d}.shape == {first}.shape").body[0])
+            return ok
         ok, owner = alloc.fresh("one_to_one"), alloc.fresh("owner")
         pre.append(ast.parse(f"{ok} = False").body[0])
         test = ast.parse(f"if {nthreads} > 1:\n    {owner} = np.full({d}.shape, -1, np.int64)\n"
                          f"    {ok} = True").body[0]
         test.body += bind(stmts, ok, owner)
         pre.append(test)
-        checks[key] = ok
+        checks[key] = (ok, d)
         return ok
 
     def rewrite(self, scope, loop: ast.For):
