@@ -209,3 +209,10 @@ def edge_energy_two_fields(nodes, x, y, out):
         x0, x1 = gather2(x, nodes, k)
         y0, y1 = gather2(y, nodes, k)
         out[k] = (x1 - x0) ** 2 + (y1 - y0) ** 2 + x0 * y1
+
+
+@njit(parallel=True, cache=True)
+def scaled_squares(x, dt, out):
+    # dt may come as a 0-d array (np.array(0.5)): every iteration reads it as a scalar
+    for i in prange(x.shape[0]):
+        out[i] = dt * x[i] * x[i]

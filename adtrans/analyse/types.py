@@ -101,7 +101,10 @@ def is_array(ty) -> bool:
 
 
 def scalar_dtype_name(ty) -> str:
-    """NumPy dtype name for a scalar Numba type (bool -> 'bool_')."""
+    """NumPy dtype name for a scalar Numba type (bool -> 'bool_'); a 0-d array (``np.array(0.5)``
+    passed where the kernel reads a scalar) names its dtype."""
+    if isinstance(ty, nbtypes.Array) and ty.ndim == 0:
+        ty = ty.dtype
     if isinstance(ty, nbtypes.Boolean):
         return "bool_"
     if isinstance(ty, nbtypes.Literal):
