@@ -7,6 +7,8 @@ import threading
 from . import gencache
 from .arguments import primal_of
 from .compile import load_module
+from .errors import ADError, GeneratedCodeError
+from .ir.lines import first_line
 from .pipeline import generate, module_source
 from .targets.base import Target
 from .targets.cpu import CPU
@@ -28,11 +30,17 @@ def generated(primal, activity: tuple, argtypes: tuple, target: Target = CPU):
         return hit
     try:
         gen = generate(primal, activity, argtypes, target)
-    except Exception as exc:
+    except ADError as exc:
         refusal = gencache.Refusal.of(exc)
         if refusal is not None:
             gencache.store(disk_key, refusal)
         raise
+    except Exception as exc:
+        # a failure inside the transformation itself is an adtrans bug: name the user's kernel,
+        # never leave a traceback through adtrans' own rewrite as the only message
+        raise GeneratedCodeError(primal.name, f"internal error while transforming it ({type(exc).__name__}: "
+                                 f"{first_line(str(exc))})", filename=primal.filename,
+                                 lineno=primal.tree.lineno) from exc
     gencache.store(disk_key, gen)
     return gen
 

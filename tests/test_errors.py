@@ -97,3 +97,23 @@ def test_failure_in_generated_code_is_located_at_the_users_line():
     assert isinstance(err, adtrans.ADError)
     assert (err.filename.endswith("kernels_forms.py"), err.lineno) == (True, expect), str(err)
     assert "zip_dot" in str(err)
+
+
+def test_failure_inside_the_transformation_names_the_kernel(monkeypatch):
+    """An exception from adtrans' own transformation (a bug) reaches the user as a
+    GeneratedCodeError naming the kernel's file and def line, the original chained."""
+    import adtrans.build as B
+    import kernels_forms as F
+
+    def broken(*args, **kw):
+        raise SyntaxError("invalid decimal literal")
+    monkeypatch.setattr(B, "generate", broken)
+    monkeypatch.setattr(B.gencache, "load", lambda key: None)
+    x = np.linspace(0.5, 1.0, 4)
+    with pytest.raises(adtrans.GeneratedCodeError) as info:
+        B.generated(adtrans.arguments.primal_of(F.zip_dot), ("dup", "dup"),
+                    adtrans.arguments.typeof_args([x, x]))
+    _, first = inspect.getsourcelines(F.zip_dot.py_func)
+    assert f"kernels_forms.py:{first + 1}:" in str(info.value) or f"kernels_forms.py:{first}:" in str(info.value)
+    assert "zip_dot" in str(info.value) and "SyntaxError: invalid decimal literal" in str(info.value)
+    assert isinstance(info.value.__cause__, SyntaxError)
