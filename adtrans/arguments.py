@@ -186,19 +186,25 @@ _PAIRS: dict = {}
 
 
 def aliasing_pairs(params, activity, written=None, parallel=True) -> tuple:
-    """The pairs ``(i, j, name_i, name_j)`` of flat argument positions (``i < j``, in order) that
-    :func:`check_aliasing_flat` refuses to see overlap: one of the two is a ``Duplicated``
-    array or its shadow, one is written.  Depends on the activity and the kernel only, so a
+    """The pairs ``(i, j, name_i, name_j, written)`` of flat argument positions (``i < j``, in
+    order) that :func:`check_aliasing_flat` refuses to see overlap: one of the two is a
+    ``Duplicated`` array or its shadow, and one is written by the primal (``written``) or one is a
+    shadow and the other an array (the adjoint writes every shadow).  Depends on the activity and the kernel only, so a
     caller computes it once and checks each call with :func:`refuse_overlaps`."""
     roles, k = [], 0
     for p, a in zip(params, activity):
         w = written is None or parallel or p in written
-        roles.append((k, p, a == "dup", w))
+        roles.append((k, p, a == "dup", w, False))
         if a == "dup":
-            roles.append((k + 1, p + " (its shadow)", True, w))
+            roles.append((k + 1, p + " (its shadow)", True, w, True))
         k += 2 if a == "dup" else 1
-    return tuple((ia, ib, pa, pb) for n, (ia, pa, da, wa) in enumerate(roles) for (ib, pb, db, wb) in roles[n + 1:]
-                 if (da or db) and (wa or wb))
+    # two read-only arrays may share memory, and so may the shadows of two read-only arrays (the
+    # adjoint only adds into them: `f(a, a)` with one shadow gets both contributions); but a
+    # shadow is written by the adjoint, so it may never overlap an array the adjoint reads,
+    # its own included (`Duplicated(x, x)`)
+    return tuple((ia, ib, pa, pb, wa or wb) for n, (ia, pa, da, wa, sa) in enumerate(roles)
+                 for (ib, pb, db, wb, sb) in roles[n + 1:]
+                 if (da or db) and (wa or wb or sa != sb))
 
 
 def refuse_overlaps(pairs, args) -> None:
@@ -236,19 +242,23 @@ def refuse_overlaps(pairs, args) -> None:
             k2 = at2[0]
             key = (k2, k) if k2 < k else (k, k2)
             n = order.get(key) if k2 != k else selves.get(k)
+            if n is not None and not pairs[n[0]][4] and not (_may_be_float(m) and _may_be_float(m2)):
+                n = None        # a shadow meets an array only: the adjoint writes float shadows only
             if n is not None and (first is None or n < first[0]) and _overlap(m2, m):
                 first = (n, min(at, at2, key=_order_key), max(at, at2, key=_order_key))
         open_spans.append((lo, hi, at, m))
     if first is not None:
         (rank, _), (ka, ja), (kb, jb) = first
-        i, j, pa, pb = pairs[rank]
+        i, j, pa, pb = pairs[rank][:4]
         if ka == kb:            # two elements of one tuple: the tuple is named by its pair with its shadow
             pa = pb = pa if ka == i else pb
         pa, pb = _element_name(pa, ja), _element_name(pb, jb)
+        fix = (f"give {pb.split(' ')[0]} a shadow of its own (e.g. `np.zeros_like({pb.split(' ')[0]})`)"
+               if pb.endswith("(its shadow)") and not pa.endswith("(its shadow)") else
+               f"pass a copy (e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
         raise ActivityError(
             f"arguments {pa} and {pb} share memory (the same array, or overlapping views), "
-            f"and one is Duplicated: the adjoint needs distinct arrays; pass a copy "
-            f"(e.g. `{pb.split(' ')[0]}.copy()`), or give the kernel one parameter for both")
+            f"and one is Duplicated: the adjoint needs distinct arrays; {fix}")
 
 
 def _order_key(at) -> tuple:
@@ -278,9 +288,9 @@ def _pair_order(pairs) -> tuple:
     if hit is None or hit[0] is not pairs:
         order: dict = {}
         selves: dict = {}
-        for n, (i, j, pa, pb) in enumerate(pairs):
+        for n, (i, j, pa, pb, written) in enumerate(pairs):
             order.setdefault((i, j), (n, 2))
-            if j == i + 1 and pb == pa + " (its shadow)":      # (the arrays' overlap named before the shadows')
+            if written and j == i + 1 and pb == pa + " (its shadow)":      # (the arrays' overlap named before the shadows')
                 selves.setdefault(i, (n, 0))
                 selves.setdefault(j, (n, 1))
         hit = (pairs, order, sorted({k for ij in order for k in ij}), selves)
@@ -288,6 +298,11 @@ def _pair_order(pairs) -> tuple:
             _PAIR_ORDER.clear()
         _PAIR_ORDER[id(pairs)] = hit
     return hit[1], hit[2], hit[3]
+
+
+def _may_be_float(m) -> bool:
+    """Whether a :func:`_memory_of` value may hold floats (a device byte range may)."""
+    return not isinstance(m, np.ndarray) or m.dtype.kind in "fc"
 
 
 def _extent(m) -> tuple:

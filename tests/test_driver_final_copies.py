@@ -136,7 +136,7 @@ def test_primal_writes_of_adjoints():
 
 
 def _pairwise_first(pairs, args):
-    for n, (i, j, _, _) in enumerate(pairs):
+    for n, (i, j, *_) in enumerate(pairs):
         if j < len(args):
             a, b = _memory_of(args[i]), _memory_of(args[j])
             if a is not None and b is not None and _overlap(a, b):
@@ -163,7 +163,7 @@ def test_overlap_sweep_matches_pairwise():
         if first is None:
             refuse_overlaps(pairs, flat)
         else:
-            _, _, pa, pb = pairs[first]
+            _, _, pa, pb = pairs[first][:4]
             with pytest.raises(adtrans.ActivityError) as err:
                 refuse_overlaps(pairs, flat)
             assert f"arguments {pa} and {pb} share memory" in str(err.value)

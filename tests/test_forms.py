@@ -171,3 +171,24 @@ def test_grad_of_a_vectorize_ufunc_itself():
     """`adtrans.grad` of a @vectorize element function: its scalar derivative."""
     x = 0.7
     assert adtrans.grad(F.decay)(x) == pytest.approx(-np.exp(-x) + 2 * x, rel=1e-12)
+
+
+def test_a_shadow_overlapping_an_array_of_a_read_only_kernel_is_refused():
+    """`zip_dot` only reads x and y, yet its adjoint writes every shadow: a shadow that is its
+    own array (or a view of it), or another argument, would be read after the adjoint wrote
+    into it (Duplicated(x, x) silently returned garbage and changed x)."""
+    x, y = v(5), v(5) + 1.0
+    x0 = x.copy()
+    with pytest.raises(adtrans.ActivityError, match=r"x and x \(its shadow\) share memory.*np.zeros_like\(x\)"):
+        adtrans.autodiff(F.zip_dot, adtrans.Duplicated(x, x), y)
+    with pytest.raises(adtrans.ActivityError, match=r"x and x \(its shadow\) share memory"):
+        adtrans.autodiff(F.zip_dot, adtrans.Duplicated(x, x[::-1]), y)
+    with pytest.raises(adtrans.ActivityError, match=r"x \(its shadow\) and y share memory"):
+        adtrans.autodiff(F.zip_dot, adtrans.Duplicated(x, y), y)
+    with pytest.raises(adtrans.ActivityError, match="share memory"):
+        adtrans.adjoint(F.zip_dot, ("dup", "const"))(x, x, y, 1.0)
+    assert np.array_equal(x, x0)                         # nothing of the user's was changed
+    # the same read-only array twice with one shadow: both contributions add into it
+    d = np.zeros(5)
+    adtrans.autodiff(F.zip_dot, adtrans.Duplicated(x, d), adtrans.Duplicated(x, d))
+    np.testing.assert_allclose(d, 2 * x, rtol=1e-14)
