@@ -1,0 +1,353 @@
+"""Kernels for tests/test_newuser12.py (a new user's twelfth trial): fields not tried before
+(population ecology, molecular Morse potentials, AC power flow, Denavit-Hartenberg robot arms,
+GARCH volatility, gravity surveys, X-ray structure factors, Biot-Savart magnetics, cardiac
+FitzHugh-Nagumo cables, Allen-Cahn phase fields, item response theory, Bradley-Terry ratings,
+photovoltaic diodes, Peng-Robinson gases, Weibull reliability, delay-and-sum beamforming,
+Bateman decay chains, shallow-ice glaciers, pseudo-Voigt spectroscopy, bilateral filters, GNSS
+positioning), written as one finds them in public code: whole-array NumPy mixed with loops,
+serial and ``prange``, and plain-Python drivers calling kernels."""
+import math
+
+import numpy as np
+from numba import njit, prange
+
+
+# 1. ecology: Lotka-Volterra predator-prey, RK4 with a helper returning an array literal
+@njit(cache=True)
+def lv_rhs(z, alpha, beta, delta, gamma):
+    x, y = z[0], z[1]
+    return np.array([alpha * x - beta * x * y, delta * x * y - gamma * y])
+
+
+@njit(cache=True)
+def lotka_volterra_fit(theta, z0, obs, dt=0.05, substeps=5):
+    alpha, beta, delta, gamma = theta[0], theta[1], theta[2], theta[3]
+    z = z0.copy()
+    loss = 0.0
+    for k in range(obs.shape[0]):
+        for s in range(substeps):
+            k1 = lv_rhs(z, alpha, beta, delta, gamma)
+            k2 = lv_rhs(z + 0.5 * dt * k1, alpha, beta, delta, gamma)
+            k3 = lv_rhs(z + 0.5 * dt * k2, alpha, beta, delta, gamma)
+            k4 = lv_rhs(z + dt * k3, alpha, beta, delta, gamma)
+            z = z + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        r = np.log(z) - np.log(obs[k])
+        loss += np.sum(r * r)
+    return loss
+
+
+# 2. chemistry: Morse potential of a cluster, prange over atoms, row differences
+@njit(parallel=True, cache=True)
+def morse_energy(pos, De, a, re):
+    n = pos.shape[0]
+    e = 0.0
+    for i in prange(n):
+        for j in range(i + 1, n):
+            d = pos[i] - pos[j]
+            r = np.sqrt(np.sum(d * d))
+            ex = math.exp(-a * (r - re))
+            e += De * (1.0 - ex) ** 2
+    return e
+
+
+# 3. power systems: AC power-flow mismatch, whole-array broadcasting of angle differences
+@njit(cache=True)
+def power_mismatch(V, theta, G, B, P_spec, Q_spec):
+    dth = theta[:, None] - theta[None, :]
+    VV = V[:, None] * V[None, :]
+    P = np.sum(VV * (G * np.cos(dth) + B * np.sin(dth)), axis=1)
+    Q = np.sum(VV * (G * np.sin(dth) - B * np.cos(dth)), axis=1)
+    dP = P[1:] - P_spec[1:]
+    dQ = Q[1:] - Q_spec[1:]
+    return 0.5 * (np.sum(dP ** 2) + np.sum(dQ ** 2))
+
+
+# 4. robotics: Denavit-Hartenberg forward kinematics, 4x4 homogeneous matrices in a loop
+@njit(cache=True)
+def dh_matrix(theta, d, a, alpha):
+    ct, st = np.cos(theta), np.sin(theta)
+    ca, sa = np.cos(alpha), np.sin(alpha)
+    return np.array([[ct, -st * ca, st * sa, a * ct],
+                     [st, ct * ca, -ct * sa, a * st],
+                     [0.0, sa, ca, d],
+                     [0.0, 0.0, 0.0, 1.0]])
+
+
+@njit(cache=True)
+def dh_reach(q, d, a, alpha, target):
+    T = np.eye(4)
+    for i in range(q.shape[0]):
+        T = T @ dh_matrix(q[i], d[i], a[i], alpha[i])
+    p = T[:3, 3]
+    err = p - target
+    return np.dot(err, err)
+
+
+# 5. econometrics: GARCH(1,1) Gaussian negative log-likelihood, variance recursion
+@njit(cache=True)
+def garch_nll(omega, alpha, beta, r):
+    n = r.shape[0]
+    h = np.var(r)
+    nll = 0.0
+    for t in range(1, n):
+        h = omega + alpha * r[t - 1] ** 2 + beta * h
+        nll += 0.5 * (math.log(2.0 * math.pi) + math.log(h) + r[t] ** 2 / h)
+    return nll
+
+
+# 6. geophysics: gravity anomaly of buried spheres along a profile, broadcasting
+@njit(cache=True)
+def gravity_misfit(xs, zs, drho, R, xobs, gobs):
+    G = 6.674e-11
+    mass = 4.0 / 3.0 * np.pi * R ** 3 * drho
+    dx = xobs[:, None] - xs[None, :]
+    r2 = dx * dx + zs[None, :] ** 2
+    gz = G * np.sum(mass[None, :] * zs[None, :] / r2 ** 1.5, axis=1) * 1e5  # mGal
+    res = gz - gobs
+    return np.sum(res * res)
+
+
+# 7. crystallography: structure factor intensities, phases from a matrix product
+@njit(cache=True)
+def structure_factor_loss(frac, f, hkl, I_obs):
+    phase = 2.0 * np.pi * (hkl @ frac.T)          # (nrefl, natoms)
+    A = np.cos(phase) @ f
+    Bs = np.sin(phase) @ f
+    I = A * A + Bs * Bs
+    scale = np.sum(I * I_obs) / np.sum(I * I)
+    return np.sum((scale * I - I_obs) ** 2)
+
+
+# 8. magnetics: Biot-Savart field of a polyline wire at field points, prange, np.cross
+@njit(parallel=True, cache=True)
+def biot_savart(nodes, pts, current, B):
+    mu = 1e-7 * current
+    for p in prange(pts.shape[0]):
+        acc = np.zeros(3)
+        for s in range(nodes.shape[0] - 1):
+            dl = nodes[s + 1] - nodes[s]
+            mid = 0.5 * (nodes[s + 1] + nodes[s])
+            rv = pts[p] - mid
+            r = np.sqrt(np.sum(rv * rv))
+            acc += mu * np.cross(dl, rv) / r ** 3
+        B[p, :] = acc
+
+
+# 9. cardiac electrophysiology: FitzHugh-Nagumo cable, explicit Euler, slices
+@njit(cache=True)
+def fhn_cable(v0, w0, a, eps, D, dt=0.02, dx=1.0, nsteps=60):
+    v = v0.copy()
+    w = w0.copy()
+    for t in range(nsteps):
+        lap = np.zeros_like(v)
+        lap[1:-1] = (v[2:] - 2.0 * v[1:-1] + v[:-2]) / dx ** 2
+        lap[0] = 2.0 * (v[1] - v[0]) / dx ** 2
+        lap[-1] = 2.0 * (v[-2] - v[-1]) / dx ** 2
+        dv = v - v ** 3 / 3.0 - w + D * lap
+        dw = eps * (v + a - 0.8 * w)
+        v = v + dt * dv
+        w = w + dt * dw
+    return np.sum(v ** 2) + 0.5 * np.sum(w)
+
+
+# 10. materials: Allen-Cahn phase field on a periodic grid, np.roll Laplacian, energy at the end
+@njit(cache=True)
+def allen_cahn(u0, kappa, dt=0.01, nsteps=20):
+    u = u0.copy()
+    for _ in range(nsteps):
+        lap = (np.roll(u, 1, axis=0) + np.roll(u, -1, axis=0) +
+               np.roll(u, 1, axis=1) + np.roll(u, -1, axis=1) - 4.0 * u)
+        u = u + dt * (kappa * lap - u ** 3 + u)
+    ny, nx = u.shape
+    e = 0.0
+    for i in range(ny):
+        for j in range(nx):
+            e += 0.25 * (u[i, j] ** 2 - 1.0) ** 2
+    return e / (ny * nx)
+
+
+# 11. psychometrics: 2PL item response theory log-likelihood, broadcasting persons x items
+@njit(cache=True)
+def irt_2pl(ability, discr, diff, resp):
+    z = discr[None, :] * (ability[:, None] - diff[None, :])
+    # log sigmoid and log(1 - sigmoid), stable
+    logp = -np.log1p(np.exp(-np.abs(z))) + np.minimum(z, 0.0)
+    logq = logp - z
+    ll = np.sum(resp * logp + (1.0 - resp) * logq)
+    prior = 0.5 * np.sum(ability ** 2)
+    return -ll + prior
+
+
+# 12. sports ratings: Bradley-Terry likelihood over games, integer index arrays and zip
+@njit(cache=True)
+def bradley_terry(strength, winners, losers, home_adv=0.1):
+    nll = 0.0
+    for w, l in zip(winners, losers):
+        d = strength[w] - strength[l] + home_adv
+        nll += math.log1p(math.exp(-d))
+    nll += 0.01 * np.sum(strength ** 2)
+    return nll
+
+
+# 13. photovoltaics: single-diode model, Newton per voltage point (implicit current), prange
+@njit(parallel=True, cache=True)
+def pv_power(Iph, I0, Rs, Rsh, n, V):
+    Vt = n * 0.025852
+    out = np.empty_like(V)
+    for k in prange(V.shape[0]):
+        I = Iph
+        for it in range(30):
+            e = math.exp((V[k] + I * Rs) / Vt)
+            f = Iph - I0 * (e - 1.0) - (V[k] + I * Rs) / Rsh - I
+            df = -I0 * e * Rs / Vt - Rs / Rsh - 1.0
+            I = I - f / df
+        out[k] = V[k] * I
+    return np.max(out)
+
+
+# 14. thermodynamics: Peng-Robinson pressure of a gas along an isotherm, keyword defaults
+@njit(cache=True)
+def peng_robinson_fit(Tc, Pc, omega, vm, P_obs, T=300.0, R=8.314):
+    kappa = 0.37464 + 1.54226 * omega - 0.26992 * omega ** 2
+    alpha = (1.0 + kappa * (1.0 - np.sqrt(T / Tc))) ** 2
+    a = 0.45724 * R ** 2 * Tc ** 2 / Pc * alpha
+    b = 0.07780 * R * Tc / Pc
+    P = R * T / (vm - b) - a / (vm * vm + 2.0 * b * vm - b * b)
+    rel = P / P_obs - 1.0
+    return np.sum(rel ** 2)
+
+
+# 15. reliability: Weibull log-likelihood with right censoring, np.where
+@njit(cache=True)
+def weibull_nll(log_k, log_lam, t, failed):
+    k = np.exp(log_k)
+    lam = np.exp(log_lam)
+    z = t / lam
+    logf = np.log(k / lam) + (k - 1.0) * np.log(z) - z ** k
+    logS = -z ** k
+    return -np.sum(np.where(failed > 0, logf, logS))
+
+
+# 16. acoustics: delay-and-sum beamformer power over steering angles, enumerate over mics
+@njit(cache=True)
+def beam_power(mic_x, amp, angles, f0=1000.0, c=343.0, src=0.3):
+    k = 2.0 * np.pi * f0 / c
+    total = 0.0
+    for th in angles:
+        re = 0.0
+        im = 0.0
+        for m, x in enumerate(mic_x):
+            ph = k * x * (np.sin(th) - np.sin(src))
+            re += amp[m] * np.cos(ph)
+            im += amp[m] * np.sin(ph)
+        total += (re * re + im * im) * np.cos(th) ** 2
+    return total
+
+
+# 17. nuclear: Bateman decay chain, forward Euler on a local inventory array, per-step activity
+@njit(cache=True)
+def bateman_chain(lam, N0, dt, nsteps):
+    nn = N0.shape[0]
+    N = N0.copy()
+    act = 0.0
+    for t in range(nsteps):
+        dN = np.empty(nn)
+        dN[0] = -lam[0] * N[0]
+        for i in range(1, nn):
+            dN[i] = lam[i - 1] * N[i - 1] - lam[i] * N[i]
+        for i in range(nn):
+            N[i] += dt * dN[i]
+        act += dt * np.sum(lam * N)
+    return act
+
+
+# 18. glaciology: shallow-ice approximation, flux kernel + plain-Python driver time loop
+@njit(cache=True)
+def sia_flux(H, b, A, dx, q):
+    n = H.shape[0]
+    rho_g = 910.0 * 9.81
+    for i in range(n - 1):
+        Hm = 0.5 * (H[i] + H[i + 1])
+        s = (H[i + 1] + b[i + 1] - H[i] - b[i]) / dx
+        D = 2.0 * A * rho_g ** 3 / 5.0 * Hm ** 5 * s * s
+        q[i] = -D * s
+
+
+def glacier_driver(H0, b, A, smb, nsteps=8):
+    dx = 1000.0
+    dt = 0.05
+    H = H0.copy()
+    q = np.zeros(H.shape[0] - 1)
+    for t in range(nsteps):
+        sia_flux(H, b, A, dx, q)
+        div = np.zeros_like(H)
+        div[1:-1] = (q[1:] - q[:-1]) / dx
+        H = H + dt * (smb - div)
+    return np.sum(H) * dx
+
+
+# 19. spectroscopy: sum of pseudo-Voigt peaks, parameters reshaped (npk, 4), tuple of .shape
+@njit(cache=True)
+def pseudo_voigt_fit(params, x, y):
+    P = params.reshape(-1, 4)
+    npk, _ = P.shape
+    model = np.zeros_like(x)
+    for k in range(npk):
+        amp, cen, wid, eta = P[k, 0], P[k, 1], P[k, 2], P[k, 3]
+        u = (x - cen) / wid
+        lor = 1.0 / (1.0 + u * u)
+        gau = np.exp(-np.log(2.0) * u * u)
+        model += amp * (eta * lor + (1.0 - eta) * gau)
+    return np.sum((model - y) ** 2)
+
+
+# 20. image processing: bilateral filter, prange over rows, fixed window, fit to a target
+@njit(parallel=True, cache=True)
+def bilateral_loss(img, target, sigma_s, sigma_r, rad=1):
+    ny, nx = img.shape
+    out = np.zeros_like(img)
+    for i in prange(ny):
+        for j in range(nx):
+            num = 0.0
+            den = 0.0
+            for di in range(-rad, rad + 1):
+                for dj in range(-rad, rad + 1):
+                    ii = min(max(i + di, 0), ny - 1)
+                    jj = min(max(j + dj, 0), nx - 1)
+                    diff = img[ii, jj] - img[i, j]
+                    w = math.exp(-(di * di + dj * dj) / (2.0 * sigma_s ** 2)
+                                 - diff * diff / (2.0 * sigma_r ** 2))
+                    num += w * img[ii, jj]
+                    den += w
+            out[i, j] = num / den
+    return np.sum((out - target) ** 2)
+
+
+# 21. geodesy: GNSS pseudorange positioning residual, receiver clock bias, norms along rows
+@njit(cache=True)
+def gnss_residual(x, sats, rho):
+    pos = x[:3]
+    clk = x[3]
+    rng = np.sqrt(np.sum((sats - pos) ** 2, axis=1))
+    res = rng + clk - rho
+    return np.sum(res ** 2)
+
+
+# 22. ecology driver: Lotka-Volterra via a stepping kernel writing into an output array
+@njit(cache=True)
+def lv_step(z, theta, dt, out):
+    x = z[0]
+    y = z[1]
+    out[0] = x + dt * (theta[0] * x - theta[1] * x * y)
+    out[1] = y + dt * (theta[2] * x * y - theta[3] * y)
+
+
+def lv_driver(theta, z0, nsteps=30):
+    z = z0.copy()
+    zn = np.empty(2)
+    traj = []
+    for t in range(nsteps):
+        lv_step(z, theta, 0.05, zn)
+        z, zn = zn, z
+        traj.append(z[0])
+    return np.sum(np.array(traj) ** 2) + z[1]
