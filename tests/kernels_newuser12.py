@@ -351,3 +351,209 @@ def lv_driver(theta, z0, nsteps=30):
         z, zn = zn, z
         traj.append(z[0])
     return np.sum(np.array(traj) ** 2) + z[1]
+
+
+# ---- second batch: forms users write next ----
+# 23. robotics: quaternion attitude propagation, tuple unpacking of an array, norms, np.array literal
+@njit(cache=True)
+def quat_mul(p, q):
+    a1, b1, c1, d1 = p
+    a2, b2, c2, d2 = q
+    return np.array([a1 * a2 - b1 * b2 - c1 * c2 - d1 * d2,
+                     a1 * b2 + b1 * a2 + c1 * d2 - d1 * c2,
+                     a1 * c2 - b1 * d2 + c1 * a2 + d1 * b2,
+                     a1 * d2 + b1 * c2 - c1 * b2 + d1 * a2])
+
+
+@njit(cache=True)
+def attitude_error(omega, q0, q_target, dt=0.1):
+    q = q0 / np.linalg.norm(q0)
+    for k in range(omega.shape[0]):
+        w = omega[k]
+        dq = np.array([0.0, w[0], w[1], w[2]])
+        q = q + 0.5 * dt * quat_mul(q, dq)
+        q = q / np.linalg.norm(q)
+    return 1.0 - np.dot(q, q_target) ** 2
+
+
+# 24. traffic: cell transmission model, demand/supply with np.minimum, boundary inflow
+@njit(cache=True)
+def ctm(rho0, vf, w, rho_jam, inflow, dt=0.5, dx=10.0, nsteps=30):
+    rho = rho0.copy()
+    qmax = vf * w * rho_jam / (vf + w)
+    delay = 0.0
+    for t in range(nsteps):
+        demand = np.minimum(vf * rho, qmax)
+        supply = np.minimum(w * (rho_jam - rho), qmax)
+        flux = np.empty(rho.shape[0] + 1)
+        flux[0] = min(inflow, supply[0])
+        flux[1:-1] = np.minimum(demand[:-1], supply[1:])
+        flux[-1] = demand[-1]
+        rho = rho + dt / dx * (flux[:-1] - flux[1:])
+        delay += dt * dx * np.sum(rho)
+    return delay
+
+
+# 25. seismology: travel times of rays through flat layers (ray parameter p), Snell's law
+@njit(cache=True)
+def layered_traveltimes(v, h, p):
+    T = np.zeros(p.shape[0])
+    X = np.zeros(p.shape[0])
+    for i, pi in enumerate(p):
+        for vk, hk in zip(v, h):
+            s = pi * vk
+            c = np.sqrt(1.0 - s * s)
+            T[i] += 2.0 * hk / (vk * c)
+            X[i] += 2.0 * hk * s / c
+    return np.sum(T) + 0.1 * np.sum(X)
+
+
+# 26. optics: Fresnel reflectance (unpolarised) over incidence angles, np.where for the cutoff
+@njit(cache=True)
+def fresnel_reflect(n1, n2, theta):
+    ci = np.cos(theta)
+    s = n1 / n2 * np.sin(theta)
+    ct = np.sqrt(np.maximum(1.0 - s * s, 0.0))
+    rs = (n1 * ci - n2 * ct) / (n1 * ci + n2 * ct)
+    rp = (n2 * ci - n1 * ct) / (n2 * ci + n1 * ct)
+    R = 0.5 * (rs ** 2 + rp ** 2)
+    return np.sum(np.where(s < 1.0, R, 1.0))
+
+
+# 27. power systems: DC load flow, reduced susceptance matrix by slicing, solve, line flows
+@njit(cache=True)
+def dc_loadflow(b_line, frm, to, P, limit):
+    nb = P.shape[0]
+    Bbus = np.zeros((nb, nb))
+    for k in range(b_line.shape[0]):
+        i, j = frm[k], to[k]
+        Bbus[i, i] += b_line[k]
+        Bbus[j, j] += b_line[k]
+        Bbus[i, j] -= b_line[k]
+        Bbus[j, i] -= b_line[k]
+    theta = np.zeros(nb)
+    theta[1:] = np.linalg.solve(Bbus[1:, 1:], P[1:])
+    flows = b_line * (theta[frm] - theta[to])
+    over = flows / limit
+    return np.sum(over ** 4)
+
+
+# 28. finance: Black-Scholes portfolio value with a @vectorize normal CDF
+from numba import vectorize
+
+
+@vectorize(["float64(float64)"], cache=True)
+def ncdf(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+@njit(cache=True)
+def bs_portfolio(S, sigma, K, T, units, r=0.02):
+    sqT = np.sqrt(T)
+    d1 = (np.log(S / K) + (r + 0.5 * sigma ** 2) * T) / (sigma * sqT)
+    d2 = d1 - sigma * sqT
+    calls = S * ncdf(d1) - K * np.exp(-r * T) * ncdf(d2)
+    return units @ calls
+
+
+# 29. epidemiology: SIR with tuple unpacking of the state, weekly incidence appended to a list
+@njit(cache=True)
+def sir_weekly(beta, gamma, y0, cases, dt=0.25, days=28):
+    y = y0.copy()
+    weekly = []
+    inc = 0.0
+    steps = int(days / dt)
+    for t in range(steps):
+        S, I, R = y
+        new = beta * S * I * dt
+        y = y + np.array([-new, new - gamma * I * dt, gamma * I * dt])
+        inc += new
+        if (t + 1) % int(7 / dt) == 0:
+            weekly.append(inc)
+            inc = 0.0
+    w = np.array(weekly)
+    return np.sum((w - cases) ** 2)
+
+
+# 30. image processing: separable Gaussian blur with np.convolve per row, prange, Laplacian penalty
+@njit(parallel=True, cache=True)
+def blur_rows(img, kern, target):
+    ny, nx = img.shape
+    out = np.empty_like(img)
+    for i in prange(ny):
+        out[i, :] = np.convolve(img[i, :], kern)[kern.shape[0] // 2: kern.shape[0] // 2 + nx]
+    return np.sum((out - target) ** 2)
+
+
+# 31. molecular dynamics: velocity Verlet for harmonic bonds, a force kernel returning an array,
+#     plain-Python driver
+@njit(cache=True)
+def bond_forces(x, k, r0):
+    n = x.shape[0]
+    f = np.zeros_like(x)
+    for i in range(n - 1):
+        d = x[i + 1] - x[i]
+        r = np.sqrt(np.sum(d * d))
+        fm = k * (r - r0) * d / r
+        f[i] += fm
+        f[i + 1] -= fm
+    return f
+
+
+def md_driver(x0, v0, k, r0=1.0, dt=0.05, nsteps=10):
+    x = x0.copy()
+    v = v0.copy()
+    f = bond_forces(x, k, r0)
+    for s in range(nsteps):
+        v = v + 0.5 * dt * f
+        x = x + dt * v
+        f = bond_forces(x, k, r0)
+        v = v + 0.5 * dt * f
+    return 0.5 * np.sum(v * v) + np.sum(x[:, 0])
+
+
+# 32. geodesy: geodetic to ECEF for a set of stations, baseline lengths, keyword ellipsoid
+@njit(cache=True)
+def baselines(lat, lon, hgt, obs, a=6378137.0, f=1.0 / 298.257223563):
+    e2 = f * (2.0 - f)
+    N = a / np.sqrt(1.0 - e2 * np.sin(lat) ** 2)
+    X = np.empty((lat.shape[0], 3))
+    X[:, 0] = (N + hgt) * np.cos(lat) * np.cos(lon)
+    X[:, 1] = (N + hgt) * np.cos(lat) * np.sin(lon)
+    X[:, 2] = (N * (1.0 - e2) + hgt) * np.sin(lat)
+    res = 0.0
+    m = 0
+    for i in range(X.shape[0]):
+        for j in range(i + 1, X.shape[0]):
+            L = np.linalg.norm(X[i] - X[j])
+            res += (L - obs[m]) ** 2
+            m += 1
+    return res
+
+
+# 33. climate: 1-D column radiative relaxation with convective adjustment (np.maximum, cumsum)
+@njit(cache=True)
+def column_model(T0, tau, Teq, gamma_c=6.5, dz=1.0, nsteps=20, dt=0.1):
+    T = T0.copy()
+    for t in range(nsteps):
+        T = T + dt * (Teq - T) / tau
+        lapse = (T[:-1] - T[1:]) / dz
+        excess = np.maximum(lapse - gamma_c, 0.0)
+        T[1:] = T[1:] + 0.5 * dz * excess
+        T[:-1] = T[:-1] - 0.5 * dz * excess
+    return np.sum(np.cumsum(T) * 1e-3) + T[0]
+
+
+# 34. acoustics: room impulse response energy from image sources, reshape of positions, outer
+@njit(cache=True)
+def image_source_energy(src, mic, absorb, L):
+    imgs = np.empty((6, 3))
+    for k in range(3):
+        imgs[2 * k] = src
+        imgs[2 * k, k] = -src[k]
+        imgs[2 * k + 1] = src
+        imgs[2 * k + 1, k] = 2.0 * L[k] - src[k]
+    d = np.sqrt(np.sum((imgs - mic.reshape(1, 3)) ** 2, axis=1))
+    refl = np.repeat(1.0 - absorb, 2)
+    direct = 1.0 / np.sum((src - mic) ** 2)
+    return direct + np.sum(refl / d ** 2)
