@@ -557,3 +557,28 @@ def image_source_energy(src, mic, absorb, L):
     refl = np.repeat(1.0 - absorb, 2)
     direct = 1.0 / np.sum((src - mic) ** 2)
     return direct + np.sum(refl / d ** 2)
+
+
+# ---- third batch: what the trial refused first ----
+# 35. ballistics: point mass with quadratic drag, gravity a module-level constant array, `...` index
+G_VEC = np.array([0.0, 0.0, -9.81])
+
+
+@njit(cache=True)
+def projectile(v0, drag, dt=0.01, nsteps=50):
+    r = np.zeros(3)
+    v = v0.copy()
+    for t in range(nsteps):
+        a = G_VEC - drag * np.linalg.norm(v) * v
+        v = v + dt * a
+        r = r + dt * v
+    return r[..., 0] + r[2]
+
+
+# 36. image processing: luminance of an RGB image by channel with `...`, smoothness of it
+@njit(cache=True)
+def rgb_luma_smoothness(img, wts):
+    Y = wts[0] * img[..., 0] + wts[1] * img[..., 1] + wts[2] * img[..., 2]
+    gx = Y[:, 1:] - Y[:, :-1]
+    gy = Y[1:, ...] - Y[:-1, ...]
+    return np.sum(gx ** 2) + np.sum(gy ** 2) + np.sum(img[0, ...] ** 2)
