@@ -582,3 +582,38 @@ def rgb_luma_smoothness(img, wts):
     gx = Y[:, 1:] - Y[:, :-1]
     gy = Y[1:, ...] - Y[:-1, ...]
     return np.sum(gx ** 2) + np.sum(gy ** 2) + np.sum(img[0, ...] ** 2)
+
+
+# 37. epidemiology: age-structured SEIR, prange kernel over age groups, plain-Python driver
+#     clipping the infected fraction with np.clip (was refused in a driver)
+@njit(parallel=True, cache=True)
+def age_seir_rhs(S, E, I, C, beta, sigma, gamma, dS, dE, dI):
+    for a in prange(S.shape[0]):
+        lam = beta * np.dot(C[a], I)
+        dS[a] = -lam * S[a]
+        dE[a] = lam * S[a] - sigma * E[a]
+        dI[a] = sigma * E[a] - gamma * I[a]
+
+
+def age_seir_driver(beta, C, S0, I0, cap=0.05, days=20, dt=0.5):
+    S = S0.copy()
+    E = np.zeros_like(S0)
+    I = I0.copy()
+    dS = np.empty_like(S)
+    dE = np.empty_like(S)
+    dI = np.empty_like(S)
+    burden = 0.0
+    for t in range(int(days / dt)):
+        age_seir_rhs(S, E, I, C, beta, 0.2, 0.1, dS, dE, dI)
+        S = S + dt * dS
+        E = E + dt * dE
+        I = np.clip(I + dt * dI, 0.0, cap)          # hospital capacity reached in some groups
+        burden += np.sum(I ** 2)
+    return burden
+
+
+def clip_driver(x, lo, hi):
+    y = np.clip(2.0 * x, lo, hi)
+    z = np.clip(x, None, hi)
+    w = np.clip(x * x, lo, None)
+    return np.sum(y ** 2) + np.sum(np.sin(z)) + np.sum(w)

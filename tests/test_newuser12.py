@@ -192,3 +192,21 @@ def test_ellipsis_indices():
     assert check(K.projectile, [np.array([10.0, 2.0, 15.0]), 0.01], primal=K.projectile.py_func) < 1e-6
     assert check(K.rgb_luma_smoothness, [R.uniform(0, 1, (4, 5, 3)), np.array([0.3, 0.6, 0.1])],
                  primal=K.rgb_luma_smoothness.py_func) < 1e-6
+
+
+# ----------------------------------------------------------------- np.clip in a driver
+def test_age_seir_driver_with_clip():
+    """Was refused: ``np.clip on an active value in a driver has no adjoint rule``."""
+    R = np.random.default_rng(13)
+    C = R.uniform(0.1, 1, (4, 4))
+    I0 = np.array([0.01, 0.02, 0.04, 0.003])
+    relative_check(K.age_seir_driver, [0.9, C, np.full(4, 0.98), I0, 0.0437])
+
+
+def test_clip_driver_bounds_hit_scalar_and_array_bounds():
+    """Entries below, inside and above the bounds (none on them); ``None`` bounds; array bounds."""
+    x = np.array([-0.9, -0.3, 0.1, 0.35, 0.8, -0.05, 0.55])
+    assert check(K.clip_driver, [x, -0.5, 0.6]) < 1e-6
+    lo = np.array([-0.5, -0.7, 0.3, -0.1, 0.0, -0.2, 0.5])
+    hi = np.array([0.6, 0.2, 0.9, 0.5, 1.5, 0.4, 0.52])
+    assert check(K.clip_driver, [x, lo, hi]) < 1e-6

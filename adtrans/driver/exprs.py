@@ -317,6 +317,9 @@ class ExprAdjoint:
                 self.operand(args[0], f"_np.where({mask}, {c}, 0.0)")
                 self.operand(args[1], f"_np.where({mask}, 0.0, {c})")
                 return
+            if name == "clip" and kind.kind == "numpy" and len(args) == 3 and not kw:
+                self.clip(args, c)
+                return
             if name == "where" and kind.kind == "numpy" and len(args) == 3:
                 cond = self.value(args[0])
                 self.operand(args[1], f"_np.where({cond}, {c}, 0.0)")
@@ -386,7 +389,25 @@ class ExprAdjoint:
         raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
                       "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
-                      "maximum/minimum/where/concatenate/stack/diff/cumsum; or compute it in an @njit kernel")
+                      "maximum/minimum/clip/where/concatenate/stack/diff/cumsum; or compute it in an @njit kernel")
+
+    def clip(self, args, c):
+        """``np.clip(a, lo, hi)``: NumPy's ``minimum(maximum(a, lo), hi)`` (``None`` for a missing
+        bound), each with the ``maximum``/``minimum`` rule above (ties go to the first operand):
+        ``a`` gets ``c`` where ``a >= lo`` and ``maximum(a, lo) <= hi``, ``lo`` where ``a < lo`` and
+        ``lo <= hi``, ``hi`` where the clipped value exceeds it (``lo > hi`` gives ``hi``, as NumPy)."""
+        g = self.gen
+        a, lo, hi = args
+        none = [isinstance(b, ast.Constant) and b.value is None for b in (lo, hi)]
+        low = self.value(a) if none[0] else f"_np.maximum({self.value(a)}, {self.value(lo)})"
+        keep_lo, keep_hi = g.temp("_m"), g.temp("_m")
+        self.back.append(f"{keep_lo} = {'True' if none[0] else f'{self.value(a)} >= {self.value(lo)}'}")
+        self.back.append(f"{keep_hi} = {'True' if none[1] else f'{low} <= {self.value(hi)}'}")
+        self.operand(a, f"_np.where({keep_lo} & {keep_hi}, {c}, 0.0)")
+        if not none[0]:
+            self.operand(lo, f"_np.where(~{keep_lo} & {keep_hi}, {c}, 0.0)")
+        if not none[1]:
+            self.operand(hi, f"_np.where({keep_hi}, 0.0, {c})")
 
     def linear_scan(self, node, name, args, kw, c):
         """``np.diff(a, n=1, axis=-1)`` and ``np.cumsum(a, axis=None)`` of an active ``a``: linear,
