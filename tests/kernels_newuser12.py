@@ -617,3 +617,45 @@ def clip_driver(x, lo, hi):
     z = np.clip(x, None, hi)
     w = np.clip(x * x, lo, None)
     return np.sum(y ** 2) + np.sum(np.sin(z)) + np.sum(w)
+
+
+# 38-42. a spring chain (mechanics) driven from plain Python with NumPy between kernel calls:
+#        np.roll, np.outer, np.linalg.norm(axis=1), np.sort, np.prod, np.append (were refused)
+@njit(cache=True)
+def spring_forces(x, k, out):
+    out[:] = 0.0
+    for i in range(x.shape[0] - 1):
+        f = k * (x[i + 1] - x[i] - 1.0)
+        out[i] += f
+        out[i + 1] -= f
+
+
+def chain_roll_driver(x0, k):
+    x = x0.copy()
+    f = np.zeros_like(x)
+    for t in range(5):
+        spring_forces(x, k, f)
+        x[1:] += 0.01 * f[1:]
+        x = 0.5 * (x + np.roll(x, 1))
+    return np.sum(np.abs(x - 1.0))
+
+
+def chain_outer_driver(X, w):
+    spring_forces(X[:, 0], 2.0, w)
+    d = np.linalg.norm(X, axis=1)
+    M = np.outer(d, w)
+    return np.sum(M.T @ d) + np.mean(X, axis=0).sum()
+
+
+def chain_order_driver(x, k):
+    f = np.zeros_like(x)
+    spring_forces(x, k, f)
+    s = np.sort(f)
+    g = np.append(f, x[0])
+    return np.sum(s[:3] * np.arange(3)) + np.sum(g ** 2) + np.prod(x[:3]) + x[1:4].prod()
+
+
+def product_driver(A, v):
+    """np.prod along an axis, with a zero entry (the adjoint must not divide by it)."""
+    return np.sum(np.prod(A, axis=1) * v) + np.prod(np.roll(A, (1, 2), axis=(0, 1))[0]) + \
+        np.sum(np.sort(A, axis=0)[-1]) + np.sum(A.clip(-0.5, 0.5) ** 2)

@@ -210,3 +210,22 @@ def test_clip_driver_bounds_hit_scalar_and_array_bounds():
     lo = np.array([-0.5, -0.7, 0.3, -0.1, 0.0, -0.2, 0.5])
     hi = np.array([0.6, 0.2, 0.9, 0.5, 1.5, 0.4, 0.52])
     assert check(K.clip_driver, [x, lo, hi]) < 1e-6
+
+
+# ----------------------------------------------------------------- NumPy between kernel calls in drivers
+@pytest.mark.parametrize("fn", [K.chain_roll_driver, K.chain_order_driver], ids=lambda f: f.__name__)
+def test_chain_drivers(fn):
+    """Were refused: np.roll / np.sort / np.append / np.prod on an active value in a driver."""
+    R = np.random.default_rng(21)
+    assert check(fn, [np.cumsum(R.uniform(0.8, 1.2, 6)), 2.0]) < 1e-6
+
+
+def test_chain_outer_driver_norm_along_rows():
+    """Were refused: np.outer and np.linalg.norm(X, axis=1) of active arrays in a driver."""
+    R = np.random.default_rng(22)
+    assert check(K.chain_outer_driver, [R.standard_normal((5, 3)), np.zeros(5)]) < 1e-6
+
+
+def test_products_with_a_zero_rolls_over_two_axes_sorts_along_columns():
+    A = np.array([[0.3, -1.2, 0.0, 0.7], [1.1, 0.4, -0.8, 0.2], [-0.45, 0.9, 0.65, -1.3]])
+    assert check(K.product_driver, [A, np.array([0.5, -1.0, 2.0])]) < 1e-6
