@@ -659,3 +659,73 @@ def product_driver(A, v):
     """np.prod along an axis, with a zero entry (the adjoint must not divide by it)."""
     return np.sum(np.prod(A, axis=1) * v) + np.prod(np.roll(A, (1, 2), axis=(0, 1))[0]) + \
         np.sum(np.sort(A, axis=0)[-1]) + np.sum(A.clip(-0.5, 0.5) ** 2)
+
+
+# ---- fourth batch: prange forms (all right before this round) ----
+# 43. granular mechanics: Hertz-like contact forces, a helper returning a tuple, continue, rows out
+@njit(cache=True)
+def contact_force(xi, xj, k, r0):
+    d = xj - xi
+    r = np.sqrt(np.dot(d, d))
+    overlap = r0 - r
+    if overlap <= 0.0:
+        return 0.0, np.zeros(3)
+    return 0.5 * k * overlap ** 2, -k * overlap * d / r
+
+
+@njit(parallel=True, cache=True)
+def granular_energy(X, k, r0, F):
+    n, dim = X.shape
+    E = 0.0
+    for i in prange(n):
+        fi = np.zeros(dim)
+        for j in range(n):
+            if j == i:
+                continue
+            e, f = contact_force(X[i], X[j], k, r0)
+            E += 0.5 * e
+            fi += f
+        F[i, :] = fi
+    return E
+
+
+# 44. statistics: smoothed histogram entropy, whole-array reduction into a local array in prange
+@njit(parallel=True, cache=True)
+def histogram_entropy(x, centers, bw):
+    acc = np.zeros(centers.shape[0])
+    for i in prange(x.shape[0]):
+        acc += np.exp(-0.5 * ((centers - x[i]) / bw) ** 2)
+    p = acc / np.sum(acc)
+    return -np.sum(p * np.log(p))
+
+
+# 45. neuroscience: first-passage times of a drifting potential, while with break per path
+@njit(parallel=True, cache=True)
+def first_passage(x0, drift, thresh, dt=0.1, nmax=200):
+    out = np.empty(x0.shape[0])
+    for p in prange(x0.shape[0]):
+        x = x0[p]
+        t = 0.0
+        k = 0
+        while k < nmax:
+            x = x + drift * dt * (1.0 + 0.1 * math.sin(x))
+            t += dt
+            k += 1
+            if x > thresh:
+                break
+        out[p] = t + (x - thresh) / drift
+    return np.sum(out)
+
+
+# 46. optics: Strehl-like ratio of a 1-D pupil by an explicit DFT (np.outer of indices, cos/sin @)
+@njit(cache=True)
+def pupil_strehl(pupil_phase, aperture):
+    n = pupil_phase.shape[0]
+    k = np.arange(n)
+    W = 2.0 * np.pi * np.outer(k, k) / n
+    re = aperture * np.cos(pupil_phase)
+    im = aperture * np.sin(pupil_phase)
+    Fr = np.cos(W) @ re + np.sin(W) @ im
+    Fi = np.cos(W) @ im - np.sin(W) @ re
+    I = Fr ** 2 + Fi ** 2
+    return I[0] / np.sum(I)

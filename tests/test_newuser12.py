@@ -72,6 +72,10 @@ def _kernels():
         (K.column_model, [np.linspace(290, 220, 8) + R.standard_normal(8), 5.0, np.linspace(300, 200, 8)], None),
         (K.image_source_energy, [np.array([1.0, 2.0, 1.5]), np.array([3.0, 1.0, 1.2]), np.array([0.1, 0.2, 0.3]),
                                  np.array([5.0, 4.0, 3.0])], None),
+        (K.granular_energy, [R.uniform(0, 2, (6, 3)), 10.0, 1.0, np.zeros((6, 3))], None),
+        (K.histogram_entropy, [R.standard_normal(20), np.linspace(-2, 2, 7), 0.5], None),
+        (K.first_passage, [R.uniform(0, 1, 6), 0.7, 3.0], None),
+        (K.pupil_strehl, [0.3 * R.standard_normal(8), R.uniform(0.5, 1, 8)], None),
     ]
 
 
