@@ -729,3 +729,19 @@ def pupil_strehl(pupil_phase, aperture):
     Fi = np.cos(W) @ im - np.sin(W) @ re
     I = Fr ** 2 + Fi ** 2
     return I[0] / np.sum(I)
+
+
+# 47. tides: harmonic constituents with the phase wrapped by divmod (float), day and hour of a
+#     sample index by divmod (integers); divmod was refused ('call to `divmod`, which has no adjoint rule')
+@njit(cache=True)
+def tide_fit(amp, omega, h_obs, per_day=24):
+    err = 0.0
+    for k in range(h_obs.shape[0]):
+        day, hour = divmod(k, per_day)
+        t = day * 24.0 + hour
+        h = 0.0
+        for c in range(amp.shape[0]):
+            cycles, phase = divmod(omega[c] * t, 2.0 * np.pi)
+            h += amp[c] * np.cos(phase) + 0.0 * cycles
+        err += (h - h_obs[k]) ** 2
+    return err

@@ -233,3 +233,11 @@ def test_chain_outer_driver_norm_along_rows():
 def test_products_with_a_zero_rolls_over_two_axes_sorts_along_columns():
     A = np.array([[0.3, -1.2, 0.0, 0.7], [1.1, 0.4, -0.8, 0.2], [-0.45, 0.9, 0.65, -1.3]])
     assert check(K.product_driver, [A, np.array([0.5, -1.0, 2.0])]) < 1e-6
+
+
+def test_divmod_of_integers_and_of_active_floats():
+    """Was refused: ``call to `divmod`, which has no adjoint rule``; ``q, r = divmod(a, b)`` is
+    ``a // b, a % b`` (the remainder's derivative 1 in ``a``, the quotient constant)."""
+    R = np.random.default_rng(23)
+    assert check(K.tide_fit, [np.array([1.0, 0.4]), np.array([0.5059, 0.2625]), R.standard_normal(30)],
+                 primal=K.tide_fit.py_func) < 1e-6
