@@ -121,6 +121,13 @@ class AdjointFunction:
         except NumbaError as exc:       # typing or compiling the generated code failed: our bug
             drop_pools(fn)
             raise located_error(self.primal, gen, fn, exc) from None
+        except AssertionError as exc:   # an internal check of Numba's compiler failed on our code
+            if not raised_by_numba_compiler(exc):
+                if scratch:
+                    drop_pools(fn)
+                raise
+            drop_pools(fn)
+            raise located_error(self.primal, gen, fn, exc) from None
         except BaseException:
             if scratch:
                 drop_pools(fn)
@@ -222,6 +229,20 @@ def jit_entry(adj: AdjointFunction):
                 return ()
         return impl
     return adjoint_call
+
+
+def raised_by_numba_compiler(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised while Numba compiled a function (a frame of its compiler
+    pipeline, ``numba/core`` or ``numba/parfors``, on the way): an ``AssertionError`` of Numba's
+    own checks (``key already in dictionary`` in the parfor lowering) is then a failure on the
+    generated code, not an ``assert`` of the user's kernel at run time."""
+    tb = exc.__traceback__
+    while tb is not None:
+        path = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+        if "/numba/core/" in path or "/numba/parfors/" in path:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def located_error(primal, gen, fn, exc) -> GeneratedCodeError:

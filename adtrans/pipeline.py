@@ -24,6 +24,7 @@ from .transform import build_adjoint
 from .transform.tangent import Tangent, tangent_function
 from .transform.tidy import tidy
 from .transform.firstwrite import first_writes
+from .transform.parnames import avoid_legalized_collisions
 from .transform.firstwrite_params import param_first_writes
 from .transform.shadowswap import swap_exchanges, swap_shadows
 from .transform.lapack_merge import merge_lapack_parts
@@ -155,6 +156,8 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
         func = skip_zero_adjoints(func)
     if target.fuses_loops:
         func = fuse_loops(func)
+    if conv["parallel"]:
+        func = avoid_legalized_collisions(func)
     decorator = target.decorator(primal, conv["parallel"], cache)
     text = render_function(func, decorator)
     where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}

@@ -90,7 +90,7 @@ def render() -> str:
              "lowered to loops, except float64 matrix products at function level, which stay BLAS calls in "
              "the primal and the adjoint (see `adtrans/README.md`, *Whole-array NumPy*). Operators (`+ - * / ** @`, "
              "comparisons, `&`, `|`, `~`), slices and views (`A[1:-1]`, `A[i]`, `A[:, j]`, `x[::-1]`, "
-             "`None`/`np.newaxis`), `.T`, methods (`x.sum()`, `.max()`, `.reshape()`, `.copy()`, ...) and "
+             "`None`/`np.newaxis`, `...` as in `img[..., 0]`), `.T`, methods (`x.sum()`, `.max()`, `.reshape()`, `.copy()`, ...) and "
              "returned arrays are differentiated; so are integer-array indexing (`x[idx]`, rows of a 2-D `x`; "
              "writes `x[idx] = v` and `x[idx] += v` as Numba runs them: the value is computed first and the last "
              "store to a repeated index wins; `np.add.at` is not in Numba: write the loop `y[idx[k]] += v[k]`; "

@@ -47,7 +47,8 @@ BUILTIN_PASSIVE = frozenset({"len", "range", "int", "bool", "round", "isinstance
 #: array methods without derivative
 METHOD_PASSIVE = frozenset({"argmax", "argmin", "argsort", "nonzero", "any", "all"})
 #: array methods with a driver adjoint rule
-METHOD_RULES = frozenset({"copy", "sum", "mean", "dot", "ravel", "flatten", "reshape", "max", "min", "std", "var"})
+METHOD_RULES = frozenset({"copy", "sum", "mean", "dot", "ravel", "flatten", "reshape", "max", "min", "std", "var",
+                          "prod", "clip"})
 
 
 _LAPACK_OBJECTS = {id(getattr(np.linalg, f.split(".")[1])): f for f in LAPACK}

@@ -273,6 +273,12 @@ class ExprAdjoint:
                 self.binop(node, recv, ast.MatMult, args[0], c)
             elif name in ("max", "min", "std", "var") and not args and not kw:
                 self.whole(name, recv, c)
+            elif name == "prod" and len(args) <= 1 and set(kw) <= {"axis"} and not any(
+                    self.active(v) for v in list(args) + list(kw.values())):
+                axis = self.value(kw.get("axis", args[0] if args else ast.Constant(None)))
+                self.grad(recv, f"_rt.prod_adjoint({c}, {self.value(recv)}, {axis})")
+            elif name == "clip" and len(args) == 2 and not kw:
+                self.clip([recv] + args, c)
             elif name in ("ravel", "flatten", "reshape"):       # the same elements in another shape
                 self.grad(recv, self.reshape_back(recv, c) if name != "flatten" else
                           f"_np.reshape({c}, _np.shape({self.value(recv)}))")
@@ -317,6 +323,11 @@ class ExprAdjoint:
                 self.operand(args[0], f"_np.where({mask}, {c}, 0.0)")
                 self.operand(args[1], f"_np.where({mask}, 0.0, {c})")
                 return
+            if kind.kind == "numpy" and self.permutation_or_product(node, name, args, kw, c):
+                return
+            if name == "clip" and kind.kind == "numpy" and len(args) == 3 and not kw:
+                self.clip(args, c)
+                return
             if name == "where" and kind.kind == "numpy" and len(args) == 3:
                 cond = self.value(args[0])
                 self.operand(args[1], f"_np.where({cond}, {c}, 0.0)")
@@ -348,6 +359,10 @@ class ExprAdjoint:
                 if fill is not None:
                     self.operand(fill, c)            # every element is the fill value: its adjoint sums
                     return
+            if name == "norm" and kind.kind == "numpy" and len(args) == 1 and set(kw) == {"axis"} and \
+                    not self.active(kw["axis"]) and getattr(kind.obj, "__module__", "").startswith("numpy"):
+                self.grad(args[0], f"_rt.norm_axis_adjoint({c}, {self.value(args[0])}, {self.value(kw['axis'])})")
+                return
             if name == "norm" and kind.kind == "numpy" and len(args) == 1 and not kw:
                 self.grad(args[0], f"{c} * {self.value(args[0])} / {self.value(node)}")   # 2-norm
                 return
@@ -385,8 +400,71 @@ class ExprAdjoint:
         what = {"numpy": f"np.{name}", "math": f"math.{name}"}.get(kind.kind, name)
         raise g.error(node, f"{what} on an active value in a driver has no adjoint rule",
                       "supported: + - * / ** @, the math/NumPy functions of adtrans.rules.derivatives "
-                      "(sqrt exp log sin ...), np.sum/mean/dot/copy/"
-                      "maximum/minimum/where/concatenate/stack/diff/cumsum; or compute it in an @njit kernel")
+                      "(sqrt exp log sin ...), np.sum/mean/prod/dot/outer/copy/"
+                      "maximum/minimum/clip/where/sort/roll/append/concatenate/stack/diff/cumsum; or compute it in an @njit kernel")
+
+    def permutation_or_product(self, node, name, args, kw, c) -> bool:
+        """``np.roll``, ``np.sort``, ``np.outer``, ``np.prod``, ``np.append`` of active values (their
+        adjoints ``_rt.roll_adjoint`` ... in :mod:`adtrans.driver.runtime`); shifts and axes must be
+        passive.  Returns whether ``node`` was one of them."""
+        g = self.gen
+        params = {"roll": ("a", "shift", "axis"), "sort": ("a", "axis"), "outer": ("a", "b"),
+                  "prod": ("a", "axis"), "append": ("arr", "values", "axis")}.get(name)
+        if params is None or len(args) > len(params) or any(k not in params for k in kw):
+            return False
+        bound = dict(zip(params, args))
+        if any(k in bound for k in kw):
+            return False
+        bound.update(kw)
+        if "a" not in bound and "arr" not in bound:
+            return False
+        for k in ("shift", "axis"):
+            if k in bound and self.active(bound[k]):
+                raise g.error(node, f"np.{name} with an active `{k}`", f"the {k} must not depend on active values")
+        axis = self.value(bound["axis"]) if "axis" in bound else ("-1" if name == "sort" else "None")
+        if name == "roll":
+            if "shift" not in bound:
+                return False
+            self.grad(bound["a"], f"_rt.roll_adjoint({c}, {self.value(bound['shift'])}, {axis})")
+        elif name == "sort":
+            self.grad(bound["a"], f"_rt.sort_adjoint({c}, {self.value(bound['a'])}, {axis})")
+        elif name == "prod":
+            self.grad(bound["a"], f"_rt.prod_adjoint({c}, {self.value(bound['a'])}, {axis})")
+        elif name == "outer":
+            if "b" not in bound:
+                return False
+            ga, gb = g.temp("_b"), g.temp("_b")
+            self.back.append(f"{ga}, {gb} = _rt.outer_adjoint({c}, {self.value(bound['a'])}, "
+                             f"{self.value(bound['b'])})")
+            self.grad(bound["a"], ga)
+            self.grad(bound["b"], gb)
+        else:
+            if "values" not in bound:
+                return False
+            ga, gb = g.temp("_b"), g.temp("_b")
+            self.back.append(f"{ga}, {gb} = _rt.append_adjoint({c}, {self.value(bound['arr'])}, "
+                             f"{self.value(bound['values'])}, {axis})")
+            self.grad(bound["arr"], ga)
+            self.grad(bound["values"], gb)
+        return True
+
+    def clip(self, args, c):
+        """``np.clip(a, lo, hi)``: NumPy's ``minimum(maximum(a, lo), hi)`` (``None`` for a missing
+        bound), each with the ``maximum``/``minimum`` rule above (ties go to the first operand):
+        ``a`` gets ``c`` where ``a >= lo`` and ``maximum(a, lo) <= hi``, ``lo`` where ``a < lo`` and
+        ``lo <= hi``, ``hi`` where the clipped value exceeds it (``lo > hi`` gives ``hi``, as NumPy)."""
+        g = self.gen
+        a, lo, hi = args
+        none = [isinstance(b, ast.Constant) and b.value is None for b in (lo, hi)]
+        low = self.value(a) if none[0] else f"_np.maximum({self.value(a)}, {self.value(lo)})"
+        keep_lo, keep_hi = g.temp("_m"), g.temp("_m")
+        self.back.append(f"{keep_lo} = {'True' if none[0] else f'{self.value(a)} >= {self.value(lo)}'}")
+        self.back.append(f"{keep_hi} = {'True' if none[1] else f'{low} <= {self.value(hi)}'}")
+        self.operand(a, f"_np.where({keep_lo} & {keep_hi}, {c}, 0.0)")
+        if not none[0]:
+            self.operand(lo, f"_np.where(~{keep_lo} & {keep_hi}, {c}, 0.0)")
+        if not none[1]:
+            self.operand(hi, f"_np.where({keep_hi}, 0.0, {c})")
 
     def linear_scan(self, node, name, args, kw, c):
         """``np.diff(a, n=1, axis=-1)`` and ``np.cumsum(a, axis=None)`` of an active ``a``: linear,

@@ -529,6 +529,77 @@ def cumsum_adjoint(bar, like, axis=None):
     return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
 
 
+def roll_adjoint(bar, shift, axis=None):
+    """Adjoint of ``np.roll(a, shift, axis)``: the same permutation undone (``np.roll`` by
+    ``-shift``; a tuple of shifts negated element by element)."""
+    return np.roll(np.asarray(bar, dtype=np.float64), np.negative(shift), axis)
+
+
+def outer_adjoint(bar, a, b):
+    """Adjoint of ``np.outer(a, b)`` (``a``, ``b`` flattened, as NumPy does): ``(bar @ b, bar.T @ a)``,
+    each in its operand's shape."""
+    g = np.asarray(bar, dtype=np.float64)
+    av, bv = np.ravel(a), np.ravel(b)
+    return (g @ bv).reshape(np.shape(a)), (g.T @ av).reshape(np.shape(b))
+
+
+def sort_adjoint(bar, a, axis=-1):
+    """Adjoint of ``np.sort(a, axis)``: each sorted position's adjoint goes back to the element
+    that landed there (the stable order: tied elements have equal values, the split between them
+    is one valid choice at a point where the sort has no derivative)."""
+    g = np.asarray(bar, dtype=np.float64)
+    if axis is None:
+        out = np.zeros(np.size(a))
+        out[np.argsort(np.ravel(a), kind="stable")] = g
+        return out.reshape(np.shape(a))
+    order = np.argsort(a, axis=axis, kind="stable")
+    out = np.zeros(np.shape(a))
+    np.put_along_axis(out, order, g, axis)
+    return out
+
+
+def prod_adjoint(bar, a, axis=None):
+    """Adjoint of ``np.prod(a, axis)``: each element's adjoint is ``bar`` times the product of
+    the other elements of its line, formed from exclusive running products from both ends (no
+    division: right where elements are zero)."""
+    x = np.asarray(a, dtype=np.float64)
+    if axis is None:
+        flat = x.ravel()
+        return (np.asarray(bar) * _others_product(flat, 0)).reshape(x.shape)
+    axis = axis % x.ndim
+    return np.expand_dims(np.asarray(bar, dtype=np.float64), axis) * _others_product(x, axis)
+
+
+def _others_product(x, axis):
+    m = np.moveaxis(x, axis, -1)
+    left = np.ones_like(m)
+    right = np.ones_like(m)
+    left[..., 1:] = np.cumprod(m[..., :-1], axis=-1)
+    right[..., :-1] = np.cumprod(m[..., :0:-1], axis=-1)[..., ::-1]
+    return np.moveaxis(left * right, -1, axis)
+
+
+def append_adjoint(bar, arr, values, axis=None):
+    """Adjoint of ``np.append(arr, values, axis)``: ``bar`` split where ``values`` starts (both
+    flattened for ``axis=None``, as NumPy appends), each part in its operand's shape."""
+    g = np.asarray(bar, dtype=np.float64)
+    if axis is None:
+        n = np.size(arr)
+        return g[:n].reshape(np.shape(arr)), g[n:].reshape(np.shape(values))
+    n = np.shape(arr)[axis]
+    first, rest = np.split(g, [n], axis=axis)
+    return first, rest.reshape(np.shape(values))
+
+
+def norm_axis_adjoint(bar, a, axis):
+    """Adjoint of ``np.linalg.norm(a, axis=axis)`` (the 2-norm of each line): ``bar * a / norm``
+    per line, 0 on a line of zeros (the singular convention of the kernels' ``sqrt``)."""
+    x = np.asarray(a, dtype=np.float64)
+    n = np.expand_dims(np.sqrt(np.sum(x * x, axis=axis)), axis)
+    safe = np.where(n == 0.0, 1.0, n)
+    return np.where(n == 0.0, 0.0, np.expand_dims(np.asarray(bar, dtype=np.float64), axis) * x / safe)
+
+
 def choose(first_wins, bar):
     """Adjoint of ``min(a, b)``/``max(a, b)``: ``(bar, 0)`` when the first operand was chosen."""
     return (bar, 0.0) if first_wins else (0.0, bar)

@@ -23,6 +23,7 @@ from ..parse import is_vectorized
 from ..rules.derivatives import LAPACK, intrinsic_of
 from ..ir.walk import iter_nodes
 from .deferred import deferrable
+from .ellipsis import expand_ellipsis
 from .varlength import REGION_MISMATCH, note_data_shaped, rebinding_note, refuse_varying_rebinding
 
 ALLOC = {"zeros", "ones", "empty", "zeros_like", "ones_like", "empty_like"}
@@ -370,6 +371,7 @@ class ArrayLowering:
             owned = self.own_rebound(s, pre)
         hand_back = self.hand_back(s) if self.first_copy else []
         s = self.rename(copy.deepcopy(s))       # the parsed primal is cached: never edit it
+        s = expand_ellipsis(s, self.ndim, self.newaxis)     # r[..., 0] -> r[0], A[..., 1:] -> A[:, 1:]
         s = rewrite_calls(self, s)              # np.flip(x) -> x[::-1], np.ptp(x) -> max - min ...
         self.literal_dtype(s)
         self.masks = {}
@@ -1564,7 +1566,8 @@ class ArrayLowering:
         elts = [C(None) if self.newaxis(x) else x for x in elts]
         new, fixed, k = [], dict(v.fixed), 0
         if any(isinstance(x, ast.Constant) and x.value is Ellipsis for x in elts):
-            raise self.err(e, "`...` in an index", "write the slices out")
+            raise self.err(e, "`...` in an index of an array whose number of dimensions is not known here",
+                           "write the slices out (`x[:, :, 0]`)")
         for x in elts:
             if isinstance(x, ast.Constant) and x.value is None:
                 new.append(ViewAxis(None))

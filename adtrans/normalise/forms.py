@@ -402,6 +402,14 @@ class FormLowering:
                     part = ast.Subscript(value=copy.deepcopy(v), slice=ast.Constant(k), ctx=ast.Load())
                     out += self.assign(_loc(ast.Assign(targets=[x], value=part), s))
                 return out
+            # q, r = divmod(a, b): q, r = a // b, a % b (Python's and Numba's divmod; both read before
+            # either name is bound, so `a, b = divmod(a, b)` keeps its meaning)
+            if isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == 2 and isinstance(v, ast.Call) and \
+                    self.canon(v.func) in ("builtins.divmod", "divmod") and len(v.args) == 2 and not v.keywords:
+                a, b = v.args
+                pair = ast.Tuple(elts=[_binop(copy.deepcopy(a), ast.FloorDiv(), copy.deepcopy(b)),
+                                       _binop(copy.deepcopy(a), ast.Mod(), copy.deepcopy(b))], ctx=ast.Load())
+                return self.assign(_loc(ast.Assign(targets=[t], value=_loc(pair, v)), s))
             # s = x.shape: s stands for x.shape
             if isinstance(t, ast.Name) and self.is_shape(v):
                 self.shape_alias[t.id] = self.shape_of(v)
