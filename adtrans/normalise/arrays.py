@@ -79,7 +79,7 @@ class ArrayLowering:
         self.first_copy: dict = {}       # argument name -> (its array, the copy it names, the flag), see own_rebound
         self.hand_back_at_end: list = []  # (name, array, copy, flag) handed back before the return
         self.slot_of: dict = {}          # array a cycle of names exchanges -> int name: its slot (own_cycles)
-        self.cycle_back: list = []       # (array, slot name, [(slot, argument)]) handed back before the return
+        self.cycle_back: list = []       # (array, slot name, [(slot, argument)], exchange) handed back at return
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
@@ -752,6 +752,7 @@ class ArrayLowering:
                 if hit:
                     raise self.err(n, f"rebinding `{hit[0]}` after a loop that exchanged it with an argument",
                                    f"copy it first (`{hit[0]} = {hit[0]}.copy()` before the loop)")
+        at = next(n for n in iter_nodes(s) if isinstance(n, ast.Assign) and set(_rebound_names(n)) & set(args))
         slots = sorted(cyc)
         dests = [(j, args[t]) for j, t in enumerate(slots) if t in args]
         for j, t in enumerate(slots):
@@ -763,7 +764,7 @@ class ArrayLowering:
             self.sdt[w] = "int64"
             pre.append(ast.copy_location(ast.Assign(targets=[N(w, True)], value=C(j)), s))
             self.slot_of[arr] = w
-            self.cycle_back.append((arr, w, dests))
+            self.cycle_back.append((arr, w, dests, at))
 
     # An argument that a loop (or branch) both writes in place and rebinds is the caller's array
     # until the first rebinding runs, and a fresh array after: Numba leaves the caller's array as
@@ -824,14 +825,14 @@ class ArrayLowering:
             self.first_copy.pop(t, None)
             out += self.copy_back(cur, own, flag, s, set_flag=False)
         self.hand_back_at_end = []
-        for arr, w, dests in self.cycle_back:       # each exchanged copy to the argument its slot names
-            nd, _ = self.array_info(arr)
+        for arr, w, dests, at in self.cycle_back:   # each exchanged copy to the argument its slot names
+            nd, _ = self.array_info(arr)       # (located at the exchange: a refusal names its line)
             for j, param in dests:
                 body = self.loops([_shape(arr, k) for k in range(nd)], lambda idx, param=param: [ast.Assign(
                     targets=[ast.Subscript(value=N(param), slice=_idx(idx), ctx=ast.Store())],
-                    value=ast.Subscript(value=N(arr), slice=_idx(idx), ctx=ast.Load()))], s)
+                    value=ast.Subscript(value=N(arr), slice=_idx(idx), ctx=ast.Load()))], at)
                 test = ast.Compare(left=N(w), ops=[ast.Eq()], comparators=[C(j)])
-                out += located([ast.If(test=test, body=body, orelse=[])], s)
+                out += located([ast.If(test=test, body=body, orelse=[])], at)
         self.cycle_back = []
         return out
 
