@@ -746,12 +746,17 @@ class ArrayLowering:
                                    "in the same loop, to another array",
                                    f"write into it (`{t}[:] = ...`) or copy the arguments first")
         body, k = self.levels[-1]
-        for x in body[k + 1:]:
+        for x in body[k + 1:]:      # a later loop may exchange them again (the slots follow), not rebind them
+            if not isinstance(x, (ast.For, ast.While, ast.If)):
+                continue            # (at the top level a rebinding names another array: the copy keeps its values)
             for n in iter_nodes(x):
-                hit = [t for t in _rebound_names(n) if t in cyc]
+                hit = [t for t in _rebound_names(n) if t in cyc
+                       and t not in self.cycle_names(ast.Module(body=[n], type_ignores=[]))]
                 if hit:
-                    raise self.err(n, f"rebinding `{hit[0]}` after a loop that exchanged it with an argument",
-                                   f"copy it first (`{hit[0]} = {hit[0]}.copy()` before the loop)")
+                    raise self.err(n, f"rebinding `{hit[0]}` inside a loop or branch after a loop that exchanged "
+                                   "it with an argument, to another array",
+                                   f"write into it (`{hit[0]}[:] = ...`), or copy the arguments before the first "
+                                   "loop (`u = u.copy(); un = un.copy()`)")
         at = next(n for n in iter_nodes(s) if isinstance(n, ast.Assign) and set(_rebound_names(n)) & set(args))
         slots = sorted(cyc)
         dests = [(j, args[t]) for j, t in enumerate(slots) if t in args]
