@@ -464,9 +464,15 @@ class Sweeps:
     def final_params(self, ir) -> list:
         """Parameters whose final contents the reverse sweep disturbs: the ones that kernels,
         item assignments and ``op=`` write.  All parameters when a written name is not a
-        parameter (it may alias one) or when MPI calls are present (receive buffers)."""
-        written, everything = set(), False
+        parameter or is a rebound one (it may alias another: after ``u, un = un, u`` the kernel
+        writing ``un`` writes the caller's ``u``, whose final values were lost) or when MPI calls
+        are present (receive buffers)."""
+        written, everything, rebound = set(), False, set()
         for s in iter_ir(ir.body):
+            if isinstance(s, Assign):
+                rebound.add(s.target)
+            elif isinstance(s, Unpack):
+                rebound.update(s.targets)
             call = getattr(s, "call", None)
             if isinstance(call, KernelCall):
                 written.update(call.args[i].id for i in self.kernel_written(call))
@@ -476,7 +482,7 @@ class Sweeps:
                 written.add(s.container)
             elif isinstance(s, AugAssign):
                 written.add(s.target)
-        if everything or written - set(ir.params):
+        if everything or written - set(ir.params) or written & rebound:
             return list(ir.params)
         return [p for p in ir.params if p in written]
 

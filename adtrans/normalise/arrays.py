@@ -79,6 +79,8 @@ class ArrayLowering:
         self.shared: set = set()         # arrays another name also refers to (`u = v` at top level)
         self.first_copy: dict = {}       # argument name -> (its array, the copy it names, the flag), see own_rebound
         self.hand_back_at_end: list = []  # (name, array, copy, flag) handed back before the return
+        self.slot_of: dict = {}          # array a cycle of names exchanges -> int name: its slot (own_cycles)
+        self.cycle_back: list = []       # (array, slot name, [(slot, argument)], exchange) handed back at return
         self.levels: list = []           # [statements, index] of the bodies being lowered, outermost first
         self.blas_extents: dict = {}     # BLAS product -> its extents (from the operands' shapes)
         self.unit_axes: dict = {}        # local array -> its axes of extent 1 by construction
@@ -355,10 +357,10 @@ class ArrayLowering:
         try:
             for k, s in enumerate(body):
                 self.levels[-1][1] = k
-                if self.depth == 0 and self.hand_back_at_end and isinstance(s, ast.Return):
+                if self.depth == 0 and (self.hand_back_at_end or self.cycle_back) and isinstance(s, ast.Return):
                     out += self.hand_back_before_return(s)
                 out += self.stmt(s)
-            if self.depth == 0 and self.hand_back_at_end and body:
+            if self.depth == 0 and (self.hand_back_at_end or self.cycle_back) and body:
                 out += self.hand_back_before_return(body[-1])
         finally:
             self.levels.pop()
@@ -663,10 +665,18 @@ class ArrayLowering:
         names = []
         for n in iter_nodes(s):
             names += [t for t in _rebound_names(n) if t not in names]
+        cyc = self.cycle_names(s)
+        orig = {t: self.renames.get(t, t) for t in cyc}
         owned = {}
         for t in names:
             cur = self.renames.get(t, t)
             if cur in self.views or not self.array_info(cur) or self.ndim(N(cur)) == 0:
+                continue
+            if t in cyc and cur in self.params and cur not in self.shared \
+                    and not any(v.base == cur for v in self.views.values()):
+                own = self.fresh(t)         # the caller's array gets its values back at the end (own_cycles)
+                pre += self.assign_name(own, ast.Call(func=self.npf("copy"), args=[N(cur)], keywords=[]), pre, s)
+                self.renames[t] = own
                 continue
             if cur in self.params or cur in self.shared or any(v.base == cur for v in self.views.values()):
                 cw = self.callee_writes
@@ -695,7 +705,73 @@ class ArrayLowering:
                         self.hand_back_at_end.append((t, cur, own, flag))
                     else:
                         owned[t] = (cur, own, flag, not _rebinds_every_time(s, t, cw))
+        self.own_cycles(s, cyc, orig, pre)
         return owned
+
+    # Double buffering of arguments (``u, un = un, u`` with ``u`` and ``un`` the caller's arrays,
+    # ``a, b, c = b, c, a``): Python rebinds the names, so the step that writes ``un`` writes the
+    # caller's ``u`` every other step and each caller's array ends holding the values of the name
+    # that refers to it when the kernel returns.  The engine exchanges elements instead (one array
+    # per name: the arguments' copies), so an integer per name (``u_slot``) follows which of the
+    # arrays the names held before the loop the name now refers to (exchanged as the names are,
+    # under the same conditions), and before the return each copy goes to the caller's array its
+    # slot names.  Handing back at the first rebinding (the form for `u = u + c * u`) was wrong
+    # here: the caller's arrays are written again after it, and the seed of `u` was never read.
+    def cycle_names(self, s):
+        """The array names the loop or branch ``s`` exchanges by tuple assignments of names only."""
+        out = set()
+        for n in iter_nodes(s):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Tuple) \
+                    and isinstance(n.value, ast.Tuple) and len(n.value.elts) == len(n.targets[0].elts) \
+                    and all(isinstance(e, ast.Name) for e in n.targets[0].elts + n.value.elts):
+                tg = [e.id for e in n.targets[0].elts]
+                vs = [e.id for e in n.value.elts]
+                if sorted(tg) == sorted(vs) and tg != vs:
+                    out |= set(tg)
+        return {t for t in out if self.array_info(self.renames.get(t, t))
+                and self.ndim(N(self.renames.get(t, t))) > 0}
+
+    def own_cycles(self, s, cyc, orig, pre):
+        """Slots for the names of ``s``'s cycles where one of them held an argument before it."""
+        args = {t: orig[t] for t in sorted(cyc) if orig[t] in self.params}
+        if not args:
+            return
+        for n in iter_nodes(s):
+            if isinstance(n, ast.Return):
+                raise self.err(n, "a return inside a loop or branch that exchanges arguments "
+                               f"({', '.join(sorted(args.values()))}) by tuple assignment",
+                               "return after the loop, or copy the arguments first (`u = u.copy()`)")
+        for n in iter_nodes(s):
+            for t in _rebound_names(n):
+                if t in cyc and t not in self.cycle_names(ast.Module(body=[n], type_ignores=[])):
+                    raise self.err(n, f"rebinding `{t}`, which a tuple assignment exchanges with an argument "
+                                   "in the same loop, to another array",
+                                   f"write into it (`{t}[:] = ...`) or copy the arguments first")
+        body, k = self.levels[-1]
+        for x in body[k + 1:]:      # a later loop may exchange them again (the slots follow), not rebind them
+            if not isinstance(x, (ast.For, ast.While, ast.If)):
+                continue            # (at the top level a rebinding names another array: the copy keeps its values)
+            for n in iter_nodes(x):
+                hit = [t for t in _rebound_names(n) if t in cyc
+                       and t not in self.cycle_names(ast.Module(body=[n], type_ignores=[]))]
+                if hit:
+                    raise self.err(n, f"rebinding `{hit[0]}` inside a loop or branch after a loop that exchanged "
+                                   "it with an argument, to another array",
+                                   f"write into it (`{hit[0]}[:] = ...`), or copy the arguments before the first "
+                                   "loop (`u = u.copy(); un = un.copy()`)")
+        at = next(n for n in iter_nodes(s) if isinstance(n, ast.Assign) and set(_rebound_names(n)) & set(args))
+        slots = sorted(cyc)
+        dests = [(j, args[t]) for j, t in enumerate(slots) if t in args]
+        for j, t in enumerate(slots):
+            arr = self.renames.get(t, t)
+            if arr in self.slot_of:
+                raise self.err(s, f"exchanging `{t}` with an argument in a second loop",
+                               f"copy it first (`{t} = {t}.copy()` before the loop)")
+            w = self.fresh(t + "_slot")
+            self.sdt[w] = "int64"
+            pre.append(ast.copy_location(ast.Assign(targets=[N(w, True)], value=C(j)), s))
+            self.slot_of[arr] = w
+            self.cycle_back.append((arr, w, dests, at))
 
     # An argument that a loop (or branch) both writes in place and rebinds is the caller's array
     # until the first rebinding runs, and a fresh array after: Numba leaves the caller's array as
@@ -756,6 +832,15 @@ class ArrayLowering:
             self.first_copy.pop(t, None)
             out += self.copy_back(cur, own, flag, s, set_flag=False)
         self.hand_back_at_end = []
+        for arr, w, dests, at in self.cycle_back:   # each exchanged copy to the argument its slot names
+            nd, _ = self.array_info(arr)       # (located at the exchange: a refusal names its line)
+            for j, param in dests:
+                body = self.loops([_shape(arr, k) for k in range(nd)], lambda idx, param=param: [ast.Assign(
+                    targets=[ast.Subscript(value=N(param), slice=_idx(idx), ctx=ast.Store())],
+                    value=ast.Subscript(value=N(arr), slice=_idx(idx), ctx=ast.Load()))], at)
+                test = ast.Compare(left=N(w), ops=[ast.Eq()], comparators=[C(j)])
+                out += located([ast.If(test=test, body=body, orelse=[])], at)
+        self.cycle_back = []
         return out
 
     def rebind_in_place(self, t, cur, value, pre, s):
@@ -1102,6 +1187,17 @@ class ArrayLowering:
             return [ast.Assign(targets=[N(h, True)], value=el(src)) for src, h in sorted(held.items())] + \
                 [ast.Assign(targets=[el(dst, ast.Store())], value=N(held[src])) for dst, src in perm]
         out += self.loops(ext, body, s)
+        if any(self.slot_of.get(d) for d, _ in perm):     # the slots follow the names (own_cycles)
+            if not all(self.slot_of.get(a) for p in perm for a in p):
+                raise self.err(s, "exchanging arrays that an earlier exchange with an argument did not include",
+                               "exchange the same names in every tuple assignment of the loop")
+            held_w = [self.fresh("slot_v") for _ in perm]
+            for h in held_w:
+                self.sdt[h] = "int64"
+            out += located([ast.Assign(targets=[N(h, True)], value=N(self.slot_of[src]))
+                            for h, (_, src) in zip(held_w, perm)] +
+                           [ast.Assign(targets=[N(self.slot_of[d], True)], value=N(h))
+                            for h, (d, _) in zip(held_w, perm)], s)
         return out
 
     def assign_sub(self, target, value, op, pre, s):
