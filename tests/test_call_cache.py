@@ -32,13 +32,16 @@ def test_host_key_tells_apart_what_the_numba_types_tell_apart():
     ro = x.copy()
     ro.flags.writeable = False
     cases.append((ro, 1.0, 2))
+    cases += [(x, np.float64(1.0), 2), (x, 1.0, np.int64(2)), (x, np.float32(1.0), 2), (x, 1.0, np.int32(2)),
+              (x, np.bool_(True), 2), (x, 1.0, np.uint8(2)), (x, np.complex128(1.0), 2)]
     keys = [host_key(c) for c in cases]
     types = [typeof_args(c) for c in cases]
     for i in range(len(cases)):
         for j in range(len(cases)):
             assert (keys[i] == keys[j]) == (types[i] == types[j]), (cases[i], cases[j])
     assert host_key((x, 1 << 63, 2)) is None        # a uint64: typed the long way
-    assert host_key((x, np.float64(1.0), 2)) is None
+    assert host_key((x, np.float64(1.0), np.int64(2))) == host_key((x, 1.0, 2))     # regElemStart[r] passed on
+    assert host_key((x, np.longdouble(1.0), 2)) is None
     assert host_key((x, 1.0, 2)) == host_key((np.ones(3), 5.0, -7))
 
 
