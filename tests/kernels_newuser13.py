@@ -1023,3 +1023,74 @@ def cuda_cases():
         "lbm_collide_cuda": (lbm_collide_cuda, lbm_collide_cuda_np, [g.uniform(0.1, 1, (3, 12)), np.array([0.7])],
                              ("dup", "dup"), (1, 16)),
     }
+
+
+# ============================================= loops over tuple and list literals (the fix)
+@njit(cache=True)
+def literal_loop_forms(x, a, b):
+    s = 0.0
+    n = x.shape[0]
+    for w in (a, b * 2.0):          # evaluated once, before the loop: the body's new `a` is not seen
+        a = a * 3.0
+        s += w * x[0] * a
+    for k, c in enumerate((0.5, -0.25, 0.125)):
+        s += c * x[k + 1] ** 2
+    for i in range(1, n - 1):
+        for shift in [-1, 1]:
+            if x[i + shift] > 1.5:
+                break
+            s += x[i] * x[i + shift]
+    for di, f in zip((1, 2), (a, b)):
+        s += f * x[di]
+    return s
+
+
+@njit(cache=True)
+def literal_offsets_whole(u, c):
+    ny, nx = u.shape
+    e = 0.0
+    for i in range(1, ny - 1):
+        for j in range(1, nx - 1):
+            for off in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                e += c * (u[i, j] - u[i + off[0], j + off[1]]) ** 2
+    return e
+
+
+# ==================== an array every prange iteration reads, bound by a helper or an alias (the fix)
+@njit(cache=True)
+def soft_weights(w):
+    e = np.exp(w - w.max())
+    return e / e.sum()
+
+
+@njit(parallel=True, cache=True)
+def helper_result_in_prange(w, X):
+    R = soft_weights(w)
+    n = X.shape[0]
+    out = np.zeros(n)
+    for i in prange(n):
+        out[i] = np.sum(R * X[i]) ** 2
+    return out.sum()
+
+
+@njit(parallel=True, cache=True)
+def alias_in_prange(A, X):
+    R = A
+    n = X.shape[0]
+    out = np.zeros(n)
+    for i in prange(n):
+        acc = 0.0
+        for k in range(X.shape[1]):
+            acc += R[k] * X[i, k]
+        out[i] = acc * acc
+    return out.sum()
+
+
+# ====================== a 2-D temporary whose length follows the loop index (de Casteljau, the fix)
+@njit(cache=True)
+def casteljau_2d(P, t):
+    Q = P.copy()
+    n = Q.shape[0]
+    for r in range(1, n):
+        Q[:n - r] = (1 - t) * Q[:n - r] + t * Q[1:n - r + 1]
+    return np.sum(Q[0] ** 2)

@@ -167,14 +167,11 @@ def cases():
 QUICK = ["hawkes_nll", "lindley_mean_wait", "erlang_c_cost", "holt_sse", "reactor_energy", "toggle_switch",
          "shoaling_fit", "lens_chi2", "arm_effort", "dispatch_cost", "karplus_strong", "river_profile"]
 
-# name -> reason: measured before any fix
-WRONG = {"bezier_fit": "WRONG gradient (2.65e45 vs FD -2.32): de Casteljau Q[:n-r] = ... Q[:n-r] ... Q[1:n-r+1]"}
+# name -> reason: what still fails (measured before any fix: see the module docstring)
+WRONG = {}
 BROKEN = {
     "american_put": "crash: ValueError at run time, V rebound to a shorter slice in the backward-induction loop",
     "ecm_voltage_loss": "crash: TypingError, enumerate over a tuple default argument",
-    "mean_field_ising": "refused: loop over a tuple literal of tuples",
-    "potts_relaxed": "refused: loop over a tuple literal",
-    "plume_driver": "refused: loop over a tuple literal of tuples",
 }
 REFUSED_OK = {"muffler_tl": "complex constant"}
 
@@ -208,10 +205,68 @@ def test_complex_arithmetic_is_refused_at_its_line():
     assert info.value.filename.endswith("kernels_newuser13.py")
 
 
+# ------------------------------------------------------------------- what this round fixed
+@not_sim
+def test_loops_over_tuple_and_list_literals():
+    """Were refused ("loop over `(-1, 1)`", "loop target `(di, dj)`"): now an index loop whose
+    element is selected in the body, the literal's non-constant elements evaluated once before
+    the loop (as Python does: the body's new `a` is not seen), with enumerate, zip, break,
+    a list literal and a tuple-valued target (``for off in ((1, 0), ...): off[0]``)."""
+    R = np.random.default_rng(3)
+    x = R.standard_normal(9) * 0.8
+    x[4] = 2.0                                  # one inner loop breaks
+    assert check(K.literal_loop_forms, [x, 0.7, -0.4], primal=K.literal_loop_forms.py_func) < 2e-5
+    u = R.standard_normal((5, 6))
+    assert check(K.literal_offsets_whole, [u, 0.3], primal=K.literal_offsets_whole.py_func) < 2e-5
+    src = adtrans.source(K.literal_offsets_whole, ("dup", "active"), u, 0.3)
+    assert "range(4)" in src
+
+
+@pytest.mark.slow
+@not_sim
+@pytest.mark.parametrize("name", ["potts_relaxed", "mean_field_ising", "plume_driver"])
+def test_tuple_literal_loops_of_the_corpus(name):
+    fn, args, act = cases()[name]
+    assert check(fn, args, primal=getattr(fn, "py_func", fn), activity=act) < 2e-5
+
+
+@not_sim
+def test_array_returned_by_a_helper_and_read_by_every_prange_iteration():
+    """Was: the shadow of ``R = soft_weights(w)`` (the inlined helper's result) updated by every
+    iteration without per-thread buffers ("the primal loop only stores into soft_weights_result":
+    the body reads it as ``R``): lost updates, gradients changing from run to run (the corpus's
+    bundle adjustment, ``R = rodrigues(w)``, differed in 236 of 300 runs)."""
+    R = np.random.default_rng(4)
+    w, X = R.standard_normal(4), R.standard_normal((20000, 4))
+    src = adtrans.source(K.helper_result_in_prange, ("dup", "dup"), w, X)
+    assert "only stores into soft_weights_result" not in src
+    assert "d_soft_weights_result: per-thread buffers" in src
+    p = np.exp(w - w.max())
+    p /= p.sum()
+    dR = 2 * X.T @ (X @ p)
+    want = p * dR - p * (p @ dR)
+    for _ in range(5):
+        dw, dX = np.zeros(4), np.zeros_like(X)
+        adtrans.autodiff(K.helper_result_in_prange, adtrans.Duplicated(w, dw), adtrans.Duplicated(X, dX), seed=1.0)
+        np.testing.assert_allclose(dw, want, rtol=1e-10, atol=1e-9 * np.abs(want).max())
+    assert check(K.alias_in_prange, [w, X[:50]], primal=K.alias_in_prange.py_func) < 2e-5
+
+
+@not_sim
+def test_two_dimensional_temporary_whose_length_follows_the_loop_index():
+    """Was a WRONG gradient (bezier_fit: 2.65e45 against -2.32): in ``for r in range(1, n):``,
+    ``Q[:n - r] = (1 - t) * Q[:n - r] + t * Q[1:n - r + 1]`` on a 2-D ``Q`` makes a temporary
+    ``n - r`` rows long; the reverse sweep popped every iteration's copy at the last one's size.
+    Now the loop index counts as varying and n-D temporaries record one length per axis."""
+    R = np.random.default_rng(5)
+    assert check(K.casteljau_2d, [R.standard_normal((5, 3)), 0.35], primal=K.casteljau_2d.py_func) < 2e-5
+    fn, args, act = cases()["bezier_fit"]
+    assert check(fn, args, primal=fn.py_func, activity=act) < 2e-5
+
+
 # ------------------------------------------------------------------------- CUDA
 CUDA_BROKEN = {
     "project_cuda": "refused: cuda.local.array allocated inside a grid-stride loop",
-    "lbm_collide_cuda": "refused: enumerate over a tuple literal",
 }
 
 

@@ -156,6 +156,17 @@ def _is_slicing(e) -> bool:
     return any(isinstance(x, ast.Slice) for x in idx)
 
 
+def _constant_expr(e) -> bool:
+    """A number or an arithmetic expression of numbers (``-1``, ``2.0 / 3.0``)."""
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, (int, float, bool))
+    if isinstance(e, ast.UnaryOp):
+        return _constant_expr(e.operand)
+    if isinstance(e, ast.BinOp):
+        return _constant_expr(e.left) and _constant_expr(e.right)
+    return False
+
+
 def _loc(node, like):
     return ast.fix_missing_locations(ast.copy_location(node, like)) if hasattr(like, "lineno") else node
 
@@ -586,12 +597,15 @@ class FormLowering:
             s.iter = self.expr(it)
             s.body = self.block(s.body)
             return [s]
+        body_stores = _stores(s.body)
+        pre = self.hoist_literal_leaves(it, body_stores, s)
+        if pre:
+            return self.block(pre) + self.for_(s)
         src = self.source(it, s)
         if src is None:
             s.iter = self.expr(it)
             s.body = self.block(s.body)
             return [s]
-        body_stores = _stores(s.body)
         # `for i, v in enumerate(x)`: i itself is the loop index when the body leaves it alone
         k_name = None
         if src.parts is not None and src.offset == "enumerate" and isinstance(s.target, ast.Tuple) \
@@ -610,6 +624,11 @@ class FormLowering:
 
     def bind(self, target, src, k, out, like, skip=None):
         if src.parts is not None:
+            if isinstance(target, ast.Name) and src.offset is None and src.length is not None:
+                # `for off in ((1, 0), (0, 1)):`: the element is the tuple of its columns
+                value = ast.Tuple(elts=[p.element(k) for p in src.parts], ctx=ast.Load())
+                out.append(_loc(ast.Assign(targets=[name(target.id, True)], value=value), like))
+                return
             if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != len(src.parts):
                 raise self.nz.err(like, f"loop target `{ast.unparse(target)}` for {len(src.parts)} values",
                                   "unpack one name per zipped/enumerated value")
@@ -658,6 +677,8 @@ class FormLowering:
             arr = it.value
             return _Source(ast.Attribute(value=copy.deepcopy(arr), attr="size", ctx=ast.Load()),
                            lambda k, arr=arr: self.flat_index(arr, k, like))
+        if isinstance(it, (ast.Tuple, ast.List)) and it.elts:
+            return self.literal_source(it, like)
         if isinstance(it, ast.Name) and it.id in self.tuples:
             raise self.nz.err(like, f"loop over the tuple `{it.id}`", "loop over range(len) and index it")
         if isinstance(it, ast.Name) and it.id in self.nz.list_info:
@@ -671,6 +692,54 @@ class FormLowering:
             # indexing, which the array lowering rewrites into the base array
             return _Source(_shape(it, 0), lambda k, view=it: _sub(copy.deepcopy(view), k))
         return None
+
+    def hoist_literal_leaves(self, it, body_stores, like) -> list:
+        """``for shift in (-1, 1):``, ``for di, dj in ((1, 0), (0, 1)):``, ``enumerate((a, b))``:
+        Python evaluates the literal once, before the loop; the lowering (:meth:`literal_source`)
+        selects the ``k``-th element in the body.  Elements other than constants and names the
+        body leaves alone are bound to temporaries before the loop: those assignments, and the
+        literal rewritten to read them (in place), are returned (empty: nothing to hoist)."""
+        lits = [it] if isinstance(it, (ast.Tuple, ast.List)) else \
+            [a for a in it.args if isinstance(a, (ast.Tuple, ast.List))] \
+            if isinstance(it, ast.Call) and self.canon(it.func) in ("builtins.zip", "builtins.enumerate") else []
+        pre = []
+
+        def visit(lit):
+            for j, e in enumerate(lit.elts):
+                if isinstance(e, (ast.Tuple, ast.List)):
+                    visit(e)
+                elif not (_constant_expr(e) or isinstance(e, ast.Name) and e.id not in body_stores):
+                    t = self.nz.fresh("element")
+                    pre.append(_loc(ast.Assign(targets=[name(t, True)], value=e), like))
+                    lit.elts[j] = name(t)
+        for lit in lits:
+            visit(lit)
+        return pre
+
+    def literal_source(self, it, like) -> _Source:
+        """A loop over a tuple or list literal: the index loop ``for k in range(len)`` whose
+        element ``k`` is ``e0 if k == 0 else (e1 if k == 1 else ...)``; a literal of equal-length
+        tuples is the zip of its columns (``for di, dj in ((1, 0), (0, 1)):``)."""
+        elts = list(it.elts)
+        n = len(elts)
+        if any(isinstance(e, ast.Starred) for e in elts):
+            raise self.nz.err(like, f"loop over `{ast.unparse(it)}` with a starred element",
+                              "write the elements out")
+        if elts and all(isinstance(e, (ast.Tuple, ast.List)) for e in elts):
+            widths = {len(e.elts) for e in elts}
+            if len(widths) == 1 and widths != {0}:
+                w = widths.pop()
+                cols = [self.literal_source(ast.Tuple(elts=[e.elts[j] for e in elts], ctx=ast.Load()), like)
+                        for j in range(w)]
+                return _Source(ast.Constant(n), None, cols)
+
+        def element(k, elts=elts):
+            out = copy.deepcopy(elts[-1])
+            for j in range(n - 2, -1, -1):
+                test = ast.Compare(left=copy.deepcopy(k), ops=[ast.Eq()], comparators=[ast.Constant(j)])
+                out = ast.IfExp(test=test, body=copy.deepcopy(elts[j]), orelse=out)
+            return _loc(out, like)
+        return _Source(ast.Constant(n), element)
 
     def part(self, a, like) -> _Source:
         if isinstance(a, ast.Call) and self.canon(a.func) in ("builtins.range", "range"):
