@@ -1094,3 +1094,14 @@ def casteljau_2d(P, t):
     for r in range(1, n):
         Q[:n - r] = (1 - t) * Q[:n - r] + t * Q[1:n - r + 1]
     return np.sum(Q[0] ** 2)
+
+
+# ========================= a loop over a tuple parameter (a default argument), the fix
+@njit(cache=True)
+def horner_tuple(x, coeffs=(1.0, -0.5, 0.25)):
+    s = 0.0
+    for c in coeffs:
+        s = s * x[0] + c
+    for j, c in enumerate(coeffs):
+        s += c * x[j] ** 2
+    return s

@@ -36,8 +36,8 @@ from run to run, 236 of 300 runs differing, so it counts as WRONG.)
 FIXED THIS ROUND: both wrong gradients (parallel.py: a helper result read under an alias in a
 prange body gets per-thread buffers; varlen.py: a temporary whose length follows the loop index,
 n-D too, is rebound per iteration in the reverse sweep), the four tuple-literal loops
-(forms.py: an index loop selecting the element).  After: 51 right, 2 crash (american_put,
-ecm_voltage_loss), 2 refused with a clear line (muffler_tl complex, project_cuda local array).
+(forms.py: an index loop selecting the element), the loop over a tuple parameter (forms.py: up to
+``len``).  After: 52 right, 1 crash (american_put), 2 refused with a clear line (muffler_tl complex, project_cuda local array).
 """
 import os
 import re
@@ -181,7 +181,6 @@ QUICK = ["hawkes_nll", "lindley_mean_wait", "erlang_c_cost", "holt_sse", "reacto
 WRONG = {}
 BROKEN = {
     "american_put": "crash: ValueError at run time, V rebound to a shorter slice in the backward-induction loop",
-    "ecm_voltage_loss": "crash: TypingError, enumerate over a tuple default argument",
 }
 REFUSED_OK = {"muffler_tl": "complex constant"}
 
@@ -271,6 +270,18 @@ def test_two_dimensional_temporary_whose_length_follows_the_loop_index():
     R = np.random.default_rng(5)
     assert check(K.casteljau_2d, [R.standard_normal((5, 3)), 0.35], primal=K.casteljau_2d.py_func) < 2e-5
     fn, args, act = cases()["bezier_fit"]
+    assert check(fn, args, primal=fn.py_func, activity=act) < 2e-5
+
+
+@not_sim
+def test_loop_over_a_tuple_parameter():
+    """Was a crash (``Unknown attribute 'shape' of type UniTuple(float64 x 4)``: the loop over a
+    parameter was lowered as one over an array): ``for c in coeffs``, ``enumerate(ocv)`` of a
+    tuple parameter (a default argument, or passed) index it up to ``len``."""
+    x = np.array([0.7, -1.2, 0.4])
+    assert check(K.horner_tuple, [x], primal=K.horner_tuple.py_func) < 2e-5
+    assert check(K.horner_tuple, [x, (0.5, 2.0)], primal=K.horner_tuple.py_func) < 2e-5
+    fn, args, act = cases()["ecm_voltage_loss"]
     assert check(fn, args, primal=fn.py_func, activity=act) < 2e-5
 
 

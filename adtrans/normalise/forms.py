@@ -684,6 +684,11 @@ class FormLowering:
         if isinstance(it, ast.Name) and it.id in self.nz.list_info:
             arr = it        # a list: its length counter or len() (see lists.py)
             return _Source(copy.deepcopy(self.nz.list_info[it.id].length), lambda k, arr=arr: _sub(arr, k))
+        if isinstance(it, ast.Name) and it.id in getattr(self.nz, "scalar_types", {}) and \
+                it.id in self.nz.p.params:
+            # a parameter that is no array or list: a tuple (`ocv=(3.2, 0.9, -0.4)`)
+            tup = it
+            return _Source(_call("len", copy.deepcopy(tup)), lambda k, tup=tup: _sub(tup, k))
         if isinstance(it, ast.Name):
             arr = it
             return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))
