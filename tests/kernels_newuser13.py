@@ -1105,3 +1105,31 @@ def horner_tuple(x, coeffs=(1.0, -0.5, 0.25)):
     for j, c in enumerate(coeffs):
         s += c * x[j] ** 2
     return s
+
+
+# ======================================== loops over literals of arrays (written out per element)
+@njit(cache=True)
+def arrays_in_literal(a, b):
+    s = 0.0
+    for arr in (a, b):
+        for i in range(arr.shape[0]):
+            s += arr[i] ** 3
+    return s
+
+
+@njit(cache=True)
+def write_through_literal(a, b):
+    for arr in [a, b]:
+        for i in range(arr.shape[0]):
+            arr[i] = arr[i] * 2.0 + 1.0
+    return np.sum(a * b[:a.shape[0]])
+
+
+@njit(cache=True)
+def break_in_array_literal(a, b):   # refused: the body is written out once per array
+    s = 0.0
+    for arr in (a, b):
+        if arr[0] > 10:
+            break                   # <-
+        s += arr[0]
+    return s

@@ -39,6 +39,7 @@ n-D too, is rebound per iteration in the reverse sweep), the four tuple-literal 
 (forms.py: an index loop selecting the element), the loop over a tuple parameter (forms.py: up to
 ``len``).  After: 52 right, 1 crash (american_put), 2 refused with a clear line (muffler_tl complex, project_cuda local array).
 """
+import inspect
 import os
 import re
 import subprocess
@@ -229,6 +230,22 @@ def test_loops_over_tuple_and_list_literals():
     assert check(K.literal_offsets_whole, [u, 0.3], primal=K.literal_offsets_whole.py_func) < 2e-5
     src = adtrans.source(K.literal_offsets_whole, ("dup", "active"), u, 0.3)
     assert "range(4)" in src
+
+
+@not_sim
+def test_loops_over_literals_of_arrays_are_written_out_per_element():
+    """``for arr in (a, b):`` selects no element by index (``a if k == 0 else b`` of two arrays
+    would be a temporary: the write through ``arr`` lost, or lengths mismatched): the body once per
+    element.  ``break``/``continue`` there, and a literal of non-numbers zipped with an array, are
+    refused at their line."""
+    R = np.random.default_rng(6)
+    a, b = R.standard_normal(4), R.standard_normal(5)
+    assert check(K.arrays_in_literal, [a, b], primal=K.arrays_in_literal.py_func) < 2e-5
+    assert check(K.write_through_literal, [a, b], primal=K.write_through_literal.py_func) < 2e-5
+    with pytest.raises(adtrans.UnsupportedError, match="`break` in a loop over `\\(a, b\\)`") as info:
+        adtrans.source(K.break_in_array_literal, ("dup", "dup"), a, b)
+    lines, first = inspect.getsourcelines(K.break_in_array_literal.py_func)
+    assert info.value.lineno == first + next(k for k, ln in enumerate(lines) if "# <-" in ln)
 
 
 @pytest.mark.slow

@@ -31,7 +31,7 @@ import os
 import numpy as np
 
 from ..ir.nodes import name
-from ..ir.walk import iter_nodes
+from ..ir.walk import const_int, iter_nodes
 from .listvalues import int_names
 
 _STRING_DTYPES = {"float64": "float64", "f8": "float64", "double": "float64", "float": "float64",
@@ -165,6 +165,15 @@ def _constant_expr(e) -> bool:
     if isinstance(e, ast.BinOp):
         return _constant_expr(e.left) and _constant_expr(e.right)
     return False
+
+
+def _leaves(t):
+    """The elements of a (nested) tuple or list literal that are not literals themselves."""
+    for e in t.elts:
+        if isinstance(e, (ast.Tuple, ast.List)):
+            yield from _leaves(e)
+        else:
+            yield e
 
 
 def _loc(node, like):
@@ -598,9 +607,9 @@ class FormLowering:
             s.body = self.block(s.body)
             return [s]
         body_stores = _stores(s.body)
-        pre = self.hoist_literal_leaves(it, body_stores, s)
-        if pre:
-            return self.block(pre) + self.for_(s)
+        lit = self.literal_of(it, s)
+        if lit is not None and not all(_constant_expr(e) for e in _leaves(lit)):
+            return self.unroll_literal(s, lit, body_stores)
         src = self.source(it, s)
         if src is None:
             s.iter = self.expr(it)
@@ -698,28 +707,62 @@ class FormLowering:
             return _Source(_shape(it, 0), lambda k, view=it: _sub(copy.deepcopy(view), k))
         return None
 
-    def hoist_literal_leaves(self, it, body_stores, like) -> list:
-        """``for shift in (-1, 1):``, ``for di, dj in ((1, 0), (0, 1)):``, ``enumerate((a, b))``:
-        Python evaluates the literal once, before the loop; the lowering (:meth:`literal_source`)
-        selects the ``k``-th element in the body.  Elements other than constants and names the
-        body leaves alone are bound to temporaries before the loop: those assignments, and the
-        literal rewritten to read them (in place), are returned (empty: nothing to hoist)."""
-        lits = [it] if isinstance(it, (ast.Tuple, ast.List)) else \
-            [a for a in it.args if isinstance(a, (ast.Tuple, ast.List))] \
-            if isinstance(it, ast.Call) and self.canon(it.func) in ("builtins.zip", "builtins.enumerate") else []
+    def literal_of(self, it, like):
+        """The literal a loop header iterates over, as one tuple literal: ``(-1, 1)``, ``[a, b]``,
+        ``enumerate((a, b))`` as ``((0, a), (1, b))``, ``zip((1, 2), (a, b))`` as ``((1, a), (2, b))``;
+        None for anything else (an ``enumerate``/``zip`` mixing literals and arrays: :meth:`part`)."""
+        if isinstance(it, (ast.Tuple, ast.List)):
+            if not it.elts or any(isinstance(e, ast.Starred) for e in it.elts):
+                raise self.nz.err(like, f"loop over `{ast.unparse(it)}`", "write the elements out, none starred")
+            return ast.Tuple(elts=list(it.elts), ctx=ast.Load())
+        if not isinstance(it, ast.Call) or it.keywords:
+            return None
+        canon = self.canon(it.func)
+        if canon == "builtins.enumerate" and 1 <= len(it.args) <= 2 and isinstance(it.args[0], (ast.Tuple, ast.List)):
+            start = const_int(it.args[1]) if len(it.args) == 2 else 0
+            inner = self.literal_of(it.args[0], like)
+            if start is None or inner is None:
+                return None
+            return ast.Tuple(elts=[ast.Tuple(elts=[ast.Constant(start + j), e], ctx=ast.Load())
+                                   for j, e in enumerate(inner.elts)], ctx=ast.Load())
+        if canon == "builtins.zip" and it.args and all(isinstance(a, (ast.Tuple, ast.List)) for a in it.args):
+            cols = [self.literal_of(a, like).elts for a in it.args]
+            return ast.Tuple(elts=[ast.Tuple(elts=list(row), ctx=ast.Load()) for row in zip(*cols)], ctx=ast.Load())
+        return None
+
+    def unroll_literal(self, s, lit, body_stores) -> list:
+        """``for w in (a, b * 2.0):`` (elements other than numbers: arrays, names, expressions): the
+        body once per element, ``w = element`` first.  Python evaluates the literal once, before
+        the loop: elements other than names the body leaves alone are bound to temporaries first.
+        Refused with ``break``/``continue`` (of this loop) or ``else``."""
+        if s.orelse:
+            raise self.nz.err(s, "for ... else", "use a flag variable")
+        todo = list(s.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (ast.Break, ast.Continue)):
+                raise self.nz.err(n, f"`{type(n).__name__.lower()}` in a loop over `{ast.unparse(s.iter)}` "
+                                     f"(elements that are not numbers: the body is written out once per element)",
+                                  "loop over numbers (for k in range(2): ... with the elements indexed) or use a flag")
+            if not isinstance(n, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
+                todo += list(ast.iter_child_nodes(n))
         pre = []
 
-        def visit(lit):
-            for j, e in enumerate(lit.elts):
+        def hoist(t):
+            for j, e in enumerate(t.elts):
                 if isinstance(e, (ast.Tuple, ast.List)):
-                    visit(e)
+                    hoist(e)
                 elif not (_constant_expr(e) or isinstance(e, ast.Name) and e.id not in body_stores):
-                    t = self.nz.fresh("element")
-                    pre.append(_loc(ast.Assign(targets=[name(t, True)], value=e), like))
-                    lit.elts[j] = name(t)
-        for lit in lits:
-            visit(lit)
-        return pre
+                    tmp = self.nz.fresh("element")
+                    pre.append(_loc(ast.Assign(targets=[name(tmp, True)], value=e), s))
+                    t.elts[j] = name(tmp)
+        lit = copy.deepcopy(lit)
+        hoist(lit)
+        out = list(pre)
+        for e in lit.elts:
+            out.append(_loc(ast.Assign(targets=[copy.deepcopy(s.target)], value=copy.deepcopy(e)), s))
+            out += copy.deepcopy(s.body)
+        return self.block(out)
 
     def literal_source(self, it, like) -> _Source:
         """A loop over a tuple or list literal: the index loop ``for k in range(len)`` whose
@@ -730,6 +773,11 @@ class FormLowering:
         if any(isinstance(e, ast.Starred) for e in elts):
             raise self.nz.err(like, f"loop over `{ast.unparse(it)}` with a starred element",
                               "write the elements out")
+        if not all(_constant_expr(e) for e in _leaves(it)):
+            # only numbers are selected by index (`a if k == 0 else b` of two arrays is no array
+            # the body may write into); a literal of other elements inside zip/enumerate with arrays
+            raise self.nz.err(like, f"a literal of elements that are not numbers, `{ast.unparse(it)}`, zipped or "
+                                    f"enumerated with an array", "zip literals with literals, or index the array")
         if elts and all(isinstance(e, (ast.Tuple, ast.List)) for e in elts):
             widths = {len(e.elts) for e in elts}
             if len(widths) == 1 and widths != {0}:

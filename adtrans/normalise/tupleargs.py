@@ -54,8 +54,9 @@ TUPLE_TABLE = {
         ("refused", "bind each tuple once to a literal of its own (its length known)"),
     "a driver's tuple whose arrays the kernel writes": ("refused", "pass the written arrays as arguments of their own"),
     "a literal in a loop header: `for s in (-1, 1)`, `for di, dj in ((1, 0), (0, 1))`, `enumerate((a, b))`":
-        ("differentiated", "an index loop selecting the element in the body (normalise/forms.py); elements other "
-                           "than numbers evaluated once before the loop; `break`/`continue` allowed"),
+        ("differentiated", "numbers: an index loop selecting the element in the body, `break`/`continue` allowed; "
+                           "other elements (arrays, expressions, evaluated once before the loop): the body once "
+                           "per element, `break`/`continue` refused (normalise/forms.py)"),
 }
 
 
