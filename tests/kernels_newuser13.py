@@ -1004,6 +1004,23 @@ def lbm_collide_cuda_np(f, omega):
     f += omega[0] * (w[:, None] * rho[None, :] - f)
 
 
+@cuda.jit
+def stencil_literal_cuda(u, out):
+    i, j = cuda.grid(2)
+    ny, nx = u.shape
+    if 0 < i < ny - 1 and 0 < j < nx - 1:
+        acc = 0.0
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            acc += (u[i + di, j + dj] - u[i, j]) ** 2
+        out[i, j] = acc
+
+
+def stencil_literal_cuda_np(u, out):
+    c = u[1:-1, 1:-1]
+    out[1:-1, 1:-1] = ((u[2:, 1:-1] - c) ** 2 + (u[:-2, 1:-1] - c) ** 2 + (u[1:-1, 2:] - c) ** 2
+                       + (u[1:-1, :-2] - c) ** 2)
+
+
 def cuda_cases():
     """name -> (cuda kernel, NumPy reference, args, activity, (griddim, blockdim))."""
     g = np.random.default_rng(13)
@@ -1022,6 +1039,10 @@ def cuda_cases():
                          ("dup", "dup", "dup", "dup"), (1, 8)),
         "lbm_collide_cuda": (lbm_collide_cuda, lbm_collide_cuda_np, [g.uniform(0.1, 1, (3, 12)), np.array([0.7])],
                              ("dup", "dup"), (1, 16)),
+        # added after the measurement (a tuple-literal loop in a CUDA kernel, this round's fix)
+        "stencil_literal_cuda": (stencil_literal_cuda, stencil_literal_cuda_np, [g.standard_normal((6, 7)),
+                                                                                np.zeros((6, 7))],
+                                 ("dup", "dup"), ((1, 1), (8, 8))),
     }
 
 
@@ -1133,3 +1154,19 @@ def break_in_array_literal(a, b):   # refused: the body is written out once per 
             break                   # <-
         s += arr[0]
     return s
+
+
+# ========================== the binomial tree with its shape kept (the workaround for american_put)
+@njit(cache=True)
+def american_put_fixed_shape(S0, K, sigma, r, T, n=40):
+    dt = T / n
+    u = np.exp(sigma * np.sqrt(dt))
+    d = 1.0 / u
+    p = (np.exp(r * dt) - d) / (u - d)
+    disc = np.exp(-r * dt)
+    j = np.arange(n + 1)
+    V = np.maximum(K - S0 * u ** (n - j) * d ** j, 0.0)
+    for i in range(n - 1, -1, -1):
+        S = S0 * u ** (i - j[:i + 1]) * d ** j[:i + 1]
+        V[:i + 1] = np.maximum(disc * (p * V[:i + 1] + (1 - p) * V[1:i + 2]), K - S)
+    return V[0]

@@ -37,7 +37,11 @@ FIXED THIS ROUND: both wrong gradients (parallel.py: a helper result read under 
 prange body gets per-thread buffers; varlen.py: a temporary whose length follows the loop index,
 n-D too, is rebound per iteration in the reverse sweep), the four tuple-literal loops
 (forms.py: an index loop selecting the element), the loop over a tuple parameter (forms.py: up to
-``len``).  After: 52 right, 1 crash (american_put), 2 refused with a clear line (muffler_tl complex, project_cuda local array).
+``len``), loops over literals of arrays (written out per element: an intermediate version of the
+fix, commit 7802b44, selected ``a if k == 0 else b``: a WRONG gradient when the body writes
+through the name, found by write_through_literal and fixed in dd42171).  After, of the 55
+measured: 52 right, 1 crash (american_put; its ``V[:i + 1] = ...`` form is right), 2 refused
+with a clear line (muffler_tl complex, project_cuda local array).
 """
 import inspect
 import os
@@ -300,6 +304,16 @@ def test_loop_over_a_tuple_parameter():
     assert check(K.horner_tuple, [x, (0.5, 2.0)], primal=K.horner_tuple.py_func) < 2e-5
     fn, args, act = cases()["ecm_voltage_loss"]
     assert check(fn, args, primal=fn.py_func, activity=act) < 2e-5
+
+
+@pytest.mark.slow
+@not_sim
+def test_binomial_tree_with_its_shape_kept():
+    """american_put (still a crash: ``V = np.maximum(... V[:i + 1] ...)`` rebinds V to a shorter
+    array each step, refused at run time by a ValueError naming the line) written as the message
+    suggests, ``V[:i + 1] = ...``: right."""
+    fn = K.american_put_fixed_shape
+    assert check(fn, [95.0, 100.0, 0.25, 0.03, 1.0], primal=fn.py_func) < 2e-5
 
 
 # ------------------------------------------------------------------------- CUDA
