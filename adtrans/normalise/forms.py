@@ -31,7 +31,7 @@ import os
 import numpy as np
 
 from ..ir.nodes import name
-from ..ir.walk import iter_nodes
+from ..ir.walk import const_int, iter_nodes
 from .listvalues import int_names
 
 _STRING_DTYPES = {"float64": "float64", "f8": "float64", "double": "float64", "float": "float64",
@@ -154,6 +154,26 @@ def _is_slicing(e) -> bool:
     """A subscript with a slice among its indices (a view of an array, not an element)."""
     idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
     return any(isinstance(x, ast.Slice) for x in idx)
+
+
+def _constant_expr(e) -> bool:
+    """A number or an arithmetic expression of numbers (``-1``, ``2.0 / 3.0``)."""
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, (int, float, bool))
+    if isinstance(e, ast.UnaryOp):
+        return _constant_expr(e.operand)
+    if isinstance(e, ast.BinOp):
+        return _constant_expr(e.left) and _constant_expr(e.right)
+    return False
+
+
+def _leaves(t):
+    """The elements of a (nested) tuple or list literal that are not literals themselves."""
+    for e in t.elts:
+        if isinstance(e, (ast.Tuple, ast.List)):
+            yield from _leaves(e)
+        else:
+            yield e
 
 
 def _loc(node, like):
@@ -586,12 +606,15 @@ class FormLowering:
             s.iter = self.expr(it)
             s.body = self.block(s.body)
             return [s]
+        body_stores = _stores(s.body)
+        lit = self.literal_of(it, s)
+        if lit is not None and not all(_constant_expr(e) for e in _leaves(lit)):
+            return self.unroll_literal(s, lit, body_stores)
         src = self.source(it, s)
         if src is None:
             s.iter = self.expr(it)
             s.body = self.block(s.body)
             return [s]
-        body_stores = _stores(s.body)
         # `for i, v in enumerate(x)`: i itself is the loop index when the body leaves it alone
         k_name = None
         if src.parts is not None and src.offset == "enumerate" and isinstance(s.target, ast.Tuple) \
@@ -610,6 +633,11 @@ class FormLowering:
 
     def bind(self, target, src, k, out, like, skip=None):
         if src.parts is not None:
+            if isinstance(target, ast.Name) and src.offset is None and src.length is not None:
+                # `for off in ((1, 0), (0, 1)):`: the element is the tuple of its columns
+                value = ast.Tuple(elts=[p.element(k) for p in src.parts], ctx=ast.Load())
+                out.append(_loc(ast.Assign(targets=[name(target.id, True)], value=value), like))
+                return
             if not isinstance(target, (ast.Tuple, ast.List)) or len(target.elts) != len(src.parts):
                 raise self.nz.err(like, f"loop target `{ast.unparse(target)}` for {len(src.parts)} values",
                                   "unpack one name per zipped/enumerated value")
@@ -658,11 +686,18 @@ class FormLowering:
             arr = it.value
             return _Source(ast.Attribute(value=copy.deepcopy(arr), attr="size", ctx=ast.Load()),
                            lambda k, arr=arr: self.flat_index(arr, k, like))
+        if isinstance(it, (ast.Tuple, ast.List)) and it.elts:
+            return self.literal_source(it, like)
         if isinstance(it, ast.Name) and it.id in self.tuples:
             raise self.nz.err(like, f"loop over the tuple `{it.id}`", "loop over range(len) and index it")
         if isinstance(it, ast.Name) and it.id in self.nz.list_info:
             arr = it        # a list: its length counter or len() (see lists.py)
             return _Source(copy.deepcopy(self.nz.list_info[it.id].length), lambda k, arr=arr: _sub(arr, k))
+        if isinstance(it, ast.Name) and it.id in getattr(self.nz, "scalar_types", {}) and \
+                it.id in self.nz.p.params:
+            # a parameter that is no array or list: a tuple (`ocv=(3.2, 0.9, -0.4)`)
+            tup = it
+            return _Source(_call("len", copy.deepcopy(tup)), lambda k, tup=tup: _sub(tup, k))
         if isinstance(it, ast.Name):
             arr = it
             return _Source(_shape(arr, 0), lambda k, arr=arr: _sub(arr, k))
@@ -671,6 +706,93 @@ class FormLowering:
             # indexing, which the array lowering rewrites into the base array
             return _Source(_shape(it, 0), lambda k, view=it: _sub(copy.deepcopy(view), k))
         return None
+
+    def literal_of(self, it, like):
+        """The literal a loop header iterates over, as one tuple literal: ``(-1, 1)``, ``[a, b]``,
+        ``enumerate((a, b))`` as ``((0, a), (1, b))``, ``zip((1, 2), (a, b))`` as ``((1, a), (2, b))``;
+        None for anything else (an ``enumerate``/``zip`` mixing literals and arrays: :meth:`part`)."""
+        if isinstance(it, (ast.Tuple, ast.List)):
+            if not it.elts or any(isinstance(e, ast.Starred) for e in it.elts):
+                raise self.nz.err(like, f"loop over `{ast.unparse(it)}`", "write the elements out, none starred")
+            return ast.Tuple(elts=list(it.elts), ctx=ast.Load())
+        if not isinstance(it, ast.Call) or it.keywords:
+            return None
+        canon = self.canon(it.func)
+        if canon == "builtins.enumerate" and 1 <= len(it.args) <= 2 and isinstance(it.args[0], (ast.Tuple, ast.List)):
+            start = const_int(it.args[1]) if len(it.args) == 2 else 0
+            inner = self.literal_of(it.args[0], like)
+            if start is None or inner is None:
+                return None
+            return ast.Tuple(elts=[ast.Tuple(elts=[ast.Constant(start + j), e], ctx=ast.Load())
+                                   for j, e in enumerate(inner.elts)], ctx=ast.Load())
+        if canon == "builtins.zip" and it.args and all(isinstance(a, (ast.Tuple, ast.List)) for a in it.args):
+            cols = [self.literal_of(a, like).elts for a in it.args]
+            return ast.Tuple(elts=[ast.Tuple(elts=list(row), ctx=ast.Load()) for row in zip(*cols)], ctx=ast.Load())
+        return None
+
+    def unroll_literal(self, s, lit, body_stores) -> list:
+        """``for w in (a, b * 2.0):`` (elements other than numbers: arrays, names, expressions): the
+        body once per element, ``w = element`` first.  Python evaluates the literal once, before
+        the loop: elements other than names the body leaves alone are bound to temporaries first.
+        Refused with ``break``/``continue`` (of this loop) or ``else``."""
+        if s.orelse:
+            raise self.nz.err(s, "for ... else", "use a flag variable")
+        todo = list(s.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (ast.Break, ast.Continue)):
+                raise self.nz.err(n, f"`{type(n).__name__.lower()}` in a loop over `{ast.unparse(s.iter)}` "
+                                     f"(elements that are not numbers: the body is written out once per element)",
+                                  "loop over numbers (for k in range(2): ... with the elements indexed) or use a flag")
+            if not isinstance(n, (ast.For, ast.While, ast.FunctionDef, ast.Lambda)):
+                todo += list(ast.iter_child_nodes(n))
+        pre = []
+
+        def hoist(t):
+            for j, e in enumerate(t.elts):
+                if isinstance(e, (ast.Tuple, ast.List)):
+                    hoist(e)
+                elif not (_constant_expr(e) or isinstance(e, ast.Name) and e.id not in body_stores):
+                    tmp = self.nz.fresh("element")
+                    pre.append(_loc(ast.Assign(targets=[name(tmp, True)], value=e), s))
+                    t.elts[j] = name(tmp)
+        lit = copy.deepcopy(lit)
+        hoist(lit)
+        out = list(pre)
+        for e in lit.elts:
+            out.append(_loc(ast.Assign(targets=[copy.deepcopy(s.target)], value=copy.deepcopy(e)), s))
+            out += copy.deepcopy(s.body)
+        return self.block(out)
+
+    def literal_source(self, it, like) -> _Source:
+        """A loop over a tuple or list literal: the index loop ``for k in range(len)`` whose
+        element ``k`` is ``e0 if k == 0 else (e1 if k == 1 else ...)``; a literal of equal-length
+        tuples is the zip of its columns (``for di, dj in ((1, 0), (0, 1)):``)."""
+        elts = list(it.elts)
+        n = len(elts)
+        if any(isinstance(e, ast.Starred) for e in elts):
+            raise self.nz.err(like, f"loop over `{ast.unparse(it)}` with a starred element",
+                              "write the elements out")
+        if not all(_constant_expr(e) for e in _leaves(it)):
+            # only numbers are selected by index (`a if k == 0 else b` of two arrays is no array
+            # the body may write into); a literal of other elements inside zip/enumerate with arrays
+            raise self.nz.err(like, f"a literal of elements that are not numbers, `{ast.unparse(it)}`, zipped or "
+                                    f"enumerated with an array", "zip literals with literals, or index the array")
+        if elts and all(isinstance(e, (ast.Tuple, ast.List)) for e in elts):
+            widths = {len(e.elts) for e in elts}
+            if len(widths) == 1 and widths != {0}:
+                w = widths.pop()
+                cols = [self.literal_source(ast.Tuple(elts=[e.elts[j] for e in elts], ctx=ast.Load()), like)
+                        for j in range(w)]
+                return _Source(ast.Constant(n), None, cols)
+
+        def element(k, elts=elts):
+            out = copy.deepcopy(elts[-1])
+            for j in range(n - 2, -1, -1):
+                test = ast.Compare(left=copy.deepcopy(k), ops=[ast.Eq()], comparators=[ast.Constant(j)])
+                out = ast.IfExp(test=test, body=copy.deepcopy(elts[j]), orelse=out)
+            return _loc(out, like)
+        return _Source(ast.Constant(n), element)
 
     def part(self, a, like) -> _Source:
         if isinstance(a, ast.Call) and self.canon(a.func) in ("builtins.range", "range"):

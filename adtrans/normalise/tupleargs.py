@@ -53,6 +53,10 @@ TUPLE_TABLE = {
     "a list appended to, or a tuple bound twice, passed whole from a driver":
         ("refused", "bind each tuple once to a literal of its own (its length known)"),
     "a driver's tuple whose arrays the kernel writes": ("refused", "pass the written arrays as arguments of their own"),
+    "a literal in a loop header: `for s in (-1, 1)`, `for di, dj in ((1, 0), (0, 1))`, `enumerate((a, b))`":
+        ("differentiated", "numbers: an index loop selecting the element in the body, `break`/`continue` allowed; "
+                           "other elements (arrays, expressions, evaluated once before the loop): the body once "
+                           "per element, `break`/`continue` refused (normalise/forms.py)"),
 }
 
 

@@ -202,6 +202,9 @@ class PrangeRewriter:
         accesses, kinds = _shadow_accesses(body, set(shadows))
         amap = AffineMap(scope.root.body, i)
         primal_reads, _, _ = b.body_arrays(scope.root.body)
+        # by root too: the body may read an array under an alias (`R = rodrigues(w)` inlined binds
+        # R to the helper's result array, whose shadow is the result's)
+        read_roots = {b.root_array(a) for a in primal_reads}
         pre, post, head, notes = [], [], [], []
         ids = []
 
@@ -230,7 +233,7 @@ class PrangeRewriter:
             if pos is not None:
                 notes.append(f"{d}: plain update, index position {pos} is one-to-one in {i}")
                 continue
-            if arr not in primal_reads:
+            if arr not in primal_reads and b.root_array(arr) not in read_roots:
                 # the loop only stores into `arr`: a race-free primal stores each element from
                 # one iteration, and the adjoint touches exactly those elements
                 notes.append(f"{d}: plain update, the primal loop only stores into {arr}")

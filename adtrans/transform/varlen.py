@@ -22,7 +22,7 @@ constants of the primal: they are recorded, never differentiated.
 
 Served: an array allocated once in the kernel, in the taped loop's body (also under an ``if``:
 the binding recorded is whatever the iteration ends with), not read in an iteration before that
-allocation, one-dimensional and C-contiguous; one allocated in a nested loop and read only there
+allocation, C-contiguous (an n-D one records one length per axis); one allocated in a nested loop and read only there
 is left to that loop (a nested taped loop rebinds it itself, a rerun allocates it again), and the
 enclosing loop records the binding each of its iterations ends with too.  Other varying
 arrays stay refused with :data:`FIXED_SHAPE_HINT`.
@@ -84,6 +84,10 @@ class VaryingLengths:
         # iteration, and so do the arrays allocated with it and the lengths read from those
         variant = {a.target.id for a, _ in iter_stmts(L.body)
                    if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name)}
+        # and so does a length computed from the loop's index (``Q[:n - r] = ...`` in
+        # ``for r in range(1, n)``: the right side's temporary is ``n - r`` long)
+        if isinstance(L, ast.For) and isinstance(L.target, ast.Name):
+            variant.add(L.target.id)
         varying = {}
         for a, _ in iter_stmts(L.body):     # index arrays whose length is the data's (np.flatnonzero(m))
             if isinstance(a, ast.Assign) and isinstance(a.targets[0], ast.Name) and isinstance(a.value, ast.Call) \
@@ -122,8 +126,8 @@ class VaryingLengths:
                 problem = "bound more than once in the kernel"
             elif upward_exposed(L.body, x):
                 problem = "read in an iteration before it is allocated (carried to the next iteration)"
-            elif ty.ndim != 1 or ty.layout != "C":
-                problem = f"{ty.ndim}-dimensional" if ty.ndim != 1 else "not C-contiguous"
+            elif ty.layout != "C":
+                problem = "not C-contiguous" if ty.ndim == 1 else f"{ty.ndim}-dimensional and not C-contiguous"
             elif any(self.root_array(a) == x for a in aliased):
                 problem = "bound to a second name"
             if problem is not None:
@@ -145,23 +149,30 @@ class VaryingLengths:
             if x not in used and shadow not in used:
                 continue
             dt = _np_dtype(self.types[x].dtype)
-            n = self.norm.alloc.fresh(x + "_len")
-            self.types[n] = self.types.get("<int>") or nbtypes.int64
-            self.sites[n].append(None)
-            self.needed.add(n)
-            init.append(ast.parse(f"{x} = np.empty(0, dtype={dt})").body[0])
-            save, restore = save_restore(n, ts.id)
-            rec, back = [], [restore, ast.parse(f"{x} = np.empty({n}, dtype={dt})").body[0]]
+            ndim = self.types[x].ndim
+            # one length per axis (an n-D temporary `(1 - t) * Q[:n - r] + ...` of a 2-D Q)
+            ns = [self.norm.alloc.fresh(x + "_len") for _ in range(ndim)]
+            for n in ns:
+                self.types[n] = self.types.get("<int>") or nbtypes.int64
+                self.sites[n].append(None)
+                self.needed.add(n)
+            empty = "0" if ndim == 1 else "(" + ", ".join(["0"] * ndim) + ")"
+            shape = ns[0] if ndim == 1 else "(" + ", ".join(ns) + ")"
+            init.append(ast.parse(f"{x} = np.empty({empty}, dtype={dt})").body[0])
+            saves = [save_restore(n, ts.id) for n in ns]
+            rec = []
+            back = [q for _, q in reversed(saves)] + [ast.parse(f"{x} = np.empty({shape}, dtype={dt})").body[0]]
             if reads_elements(r, x):
                 p, q = self.array_save(ts, x, x, "tape_pop_array")
                 rec.append(p)
                 back.append(q)
-            rec += [ast.parse(f"{n} = {x}.shape[0]").body[0], save]
+            for k, (n, (save, _)) in enumerate(zip(ns, saves)):
+                rec += [ast.parse(f"{n} = {x}.shape[{k}]").body[0], save]
             if shadow is not None:
                 # bound before the loop too: a name bound only under a branch of a prange body
                 # would look shared to Numba's parfor pass
-                init.append(ast.parse(f"{shadow} = np.zeros(0, dtype={dt})").body[0])
-                back.append(ast.parse(f"{shadow} = np.zeros({n}, dtype={dt})").body[0])
+                init.append(ast.parse(f"{shadow} = np.zeros({empty}, dtype={dt})").body[0])
+                back.append(ast.parse(f"{shadow} = np.zeros({shape}, dtype={dt})").body[0])
                 r = [s for s in r if not _fills(s, shadow)]
             push += rec
             pop[:0] = back
