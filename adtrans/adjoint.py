@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
+import re
 import threading
 
 import numpy as np
@@ -13,8 +15,9 @@ from numba.extending import overload
 from .arguments import aliasing_pairs, host_key, primal_of, refuse_overlaps, split_args, typeof_args
 from .analyse.effects import written_in
 from .build import compiled
-from .errors import ActivityError, GeneratedCodeError
+from .errors import ActivityError, GeneratedCodeError, UnsupportedError
 from .ir.lines import first_line, locate
+from .normalise.varlength import REBINDING_MARK
 from .targets.cpu import CPU
 from .targets.cpu_runtime import scratch_pool, tape_pool
 
@@ -128,6 +131,13 @@ class AdjointFunction:
                 raise
             drop_pools(fn)
             raise located_error(self.primal, gen, fn, exc) from None
+        except ValueError as exc:       # a rebinding that changed the array's length: not differentiable as written
+            if scratch:
+                drop_pools(fn)
+            refused = rebinding_refusal(self.primal, exc)
+            if refused is None:
+                raise
+            raise refused from None
         except BaseException:
             if scratch:
                 drop_pools(fn)
@@ -255,3 +265,27 @@ def located_error(primal, gen, fn, exc) -> GeneratedCodeError:
     where = locate(str(exc), "adtrans_gen_", getattr(gen, "where", None) or {}, offset=first - 1)
     filename, lineno = where or (primal.filename, primal.tree.lineno)
     return GeneratedCodeError(primal.name, first_line(str(exc)), filename=filename, lineno=lineno)
+
+
+_CHECK_AT = re.compile(r"\(([^()\s]+):(\d+)\)")
+
+
+def rebinding_refusal(primal, exc: ValueError):
+    """The :class:`UnsupportedError` for the run-time check of a rebinding written in place (an array
+    rebound in a loop or branch to a value of another length, :func:`~adtrans.normalise.varlength.
+    rebinding_note`), naming the user's line; None for any other ``ValueError`` (a shape error of the
+    user's, raised as NumPy would)."""
+    text = str(exc)
+    if REBINDING_MARK not in text:
+        return None
+    first, _, rest = text.partition("; ")
+    note, _, hint = rest.partition("; ")
+    stmt = re.search(r" in `(.*)` \(", first)
+    construct = f"`{stmt.group(1)}`: {note}" if stmt else note
+    m = _CHECK_AT.search(first)
+    filename, lineno = primal.filename, 0
+    if m:
+        lineno = int(m.group(2))
+        if m.group(1) != os.path.basename(primal.filename):
+            filename = m.group(1)       # a helper's line, in another module
+    return UnsupportedError(construct, hint, filename=filename, lineno=lineno)

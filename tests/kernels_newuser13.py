@@ -1170,3 +1170,12 @@ def american_put_fixed_shape(S0, K, sigma, r, T, n=40):
         S = S0 * u ** (i - j[:i + 1]) * d ** j[:i + 1]
         V[:i + 1] = np.maximum(disc * (p * V[:i + 1] + (1 - p) * V[1:i + 2]), K - S)
     return V[0]
+
+
+# ========================== a shape error of the user's own: raised as NumPy raises it, not refused
+@njit(cache=True)
+def shape_error_of_the_users(x, y):
+    z = np.empty(x.shape[0])
+    z[:] = x * 2.0
+    z[:] = y                  # called with len(y) != len(x): NumPy's ValueError
+    return np.sum(z * z)

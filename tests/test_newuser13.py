@@ -41,7 +41,9 @@ n-D too, is rebound per iteration in the reverse sweep), the four tuple-literal 
 fix, commit 7802b44, selected ``a if k == 0 else b``: a WRONG gradient when the body writes
 through the name, found by write_through_literal and fixed in dd42171).  After, of the 55
 measured: 52 right, 1 crash (american_put; its ``V[:i + 1] = ...`` form is right), 2 refused
-with a clear line (muffler_tl complex, project_cuda local array).
+with a clear line (muffler_tl complex, project_cuda local array).  Then american_put's run-time
+ValueError became an UnsupportedError naming its line and the prefix form (adjoint.rebinding_refusal):
+52 right, 0 wrong, 0 crash, 3 refused with a line.
 """
 import inspect
 import os
@@ -184,10 +186,8 @@ QUICK = ["hawkes_nll", "lindley_mean_wait", "erlang_c_cost", "holt_sse", "reacto
 
 # name -> reason: what still fails (measured before any fix: see the module docstring)
 WRONG = {}
-BROKEN = {
-    "american_put": "crash: ValueError at run time, V rebound to a shorter slice in the backward-induction loop",
-}
-REFUSED_OK = {"muffler_tl": "complex constant"}
+BROKEN = {}
+REFUSED_OK = {"muffler_tl": "complex constant", "american_put": "V rebound to a shorter slice"}
 
 
 def _params():
@@ -217,6 +217,21 @@ def test_complex_arithmetic_is_refused_at_its_line():
     with pytest.raises(adtrans.UnsupportedError, match="complex constant") as info:
         check(fn, args, primal=fn.py_func, activity=act)
     assert info.value.filename.endswith("kernels_newuser13.py")
+
+
+@not_sim
+def test_binomial_tree_rebinding_a_shorter_array_is_refused_at_its_line():
+    """american_put rebinds ``V`` to a shorter array each backward step (``V = np.maximum(...
+    V[:i + 1] ...)``): adtrans writes a rebinding into the array the name holds, so its run-time
+    check fails; that is an UnsupportedError naming the user's line and the prefix form, not a
+    bare ValueError (was: the crash of the first measurement)."""
+    fn, args, act = cases()["american_put"]
+    with pytest.raises(adtrans.UnsupportedError, match=r"rebound inside a loop.*`V\[:m\] = \.\.\.`") as info:
+        adtrans.grad(fn, argnums=(0, 2))(*args)
+    assert info.value.filename.endswith("kernels_newuser13.py") and info.value.lineno == 133
+    assert "bound_" not in info.value.construct         # no name of adtrans' own in what it reports
+    with pytest.raises(ValueError, match="could not broadcast"):    # a user's shape error stays NumPy's
+        adtrans.grad(K.shape_error_of_the_users)(np.ones(4), np.ones(3))
 
 
 # ------------------------------------------------------------------- what this round fixed

@@ -22,12 +22,17 @@ VARYING_REBINDING_HINT = ("bind the array afresh in each iteration before anythi
                           "np.where(mask, x, 0.0) instead of x[mask]")
 
 
+#: the words of :func:`rebinding_note` that tell its run-time check from a user's shape error
+REBINDING_MARK = "is rebound inside a loop or branch to a value of another length"
+
+
 def rebinding_note(t: str) -> str:
     """The note of the run-time check that a rebinding written in place (``t = f(t)`` in a loop or
     branch) keeps ``t``'s length: Numba rebinds the name, adtrans needs one length."""
-    return (f"`{t}` is rebound inside a loop or branch to a value of another length (a slice or count computed "
+    return (f"`{t}` {REBINDING_MARK} (a slice or count computed "
             f"there: Numba rebinds the name, adtrans writes the value into the array `{t}` holds, which keeps "
-            f"its length); {VARYING_REBINDING_HINT}")
+            f"its length); keep the length: write a shrinking value into a prefix (`{t}[:m] = ...`, then read "
+            f"`{t}[:m]`), or {VARYING_REBINDING_HINT}")
 
 
 def _statement(lw):
