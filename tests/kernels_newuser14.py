@@ -921,3 +921,68 @@ def cuda_cases():
         "smooth_cuda": (smooth_cuda, smooth_cuda_np, [g.standard_normal((6, 7)), np.array([0.2]), np.zeros((6, 7))],
                         ("dup", "dup", "dup"), ((1, 1), (8, 8))),
     }
+
+
+# ============================== lists of arrays returned by helpers (refused at their line)
+@njit(cache=True)
+def sine_row(x, c):
+    return np.sin(x) * c
+
+
+@njit(cache=True)
+def helper_rows_list(x):
+    rows = []
+    for k in range(3):
+        rows.append(sine_row(x, k + 1.0))
+    A = np.array(rows)
+    return np.sum(A * A)
+
+
+@njit(cache=True)
+def helper_scalars_list(x):
+    vals = [math.exp(-x[k]) * x[k] + sine_row(x, 1.0)[k] for k in range(x.shape[0])]
+    s = 0.0
+    for v in vals:
+        s += v * v
+    return s
+
+
+@njit(cache=True)
+def pruning_preallocated(bl, seqs):
+    """pruning_loglik as the refusal's hint writes it: a 3-D array, ``P[k] = jc_matrix(bl[k])``."""
+    P = np.empty((5, 4, 4))
+    for k in range(5):
+        P[k] = jc_matrix(bl[k])
+    ll = 0.0
+    for s in range(seqs.shape[1]):
+        tip = np.zeros((4, 4))
+        for k in range(4):
+            tip[k, seqs[k, s]] = 1.0
+        left = (P[0] @ tip[0]) * (P[1] @ tip[1])
+        right = (P[2] @ tip[2]) * (P[3] @ tip[3])
+        root = left * (P[4] @ right)
+        ll += math.log(0.25 * root.sum())
+    return ll
+
+
+# ============================== np.ascontiguousarray in a driver (differentiated as a copy)
+@njit(cache=True)
+def scale_rows(A, s):
+    for i in range(A.shape[0]):
+        A[i] *= s[i]
+
+
+def contiguous_copy_driver(X, s):
+    """A strided view and a transpose made contiguous (copies), then written by a kernel."""
+    Y = np.ascontiguousarray(X[:, ::2])
+    scale_rows(Y, s)
+    Z = np.asfortranarray(X[::-1])
+    return float(np.sum(Y * Y) + np.sum(np.sin(Z)) + np.sum(X))
+
+
+def contiguous_alias_driver(X, s):
+    """``X`` already contiguous: ``np.ascontiguousarray(X)`` is ``X`` itself, and the kernel
+    writing ``Y`` writes ``X`` too: refused at run time, not taken as a copy."""
+    Y = np.ascontiguousarray(X)
+    scale_rows(Y, s)
+    return float(np.sum(X * X))

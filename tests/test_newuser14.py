@@ -25,6 +25,14 @@ MEASURED BEFORE ANY FIX (adtrans at e049c29), 50 kernels: 48 right, 0 WRONG, 1 c
   sinkhorn_driver    refused  ``KT = np.ascontiguousarray(K.T)`` in a driver: "np.ascontiguousarray on an
                               active value in a driver has no adjoint rule" (clear line, 757)
 
+FIXED THIS ROUND: the crash is a clear refusal (normalise/lists.py: a list whose elements an
+``@njit`` helper returns as arrays is refused at its line with the preallocation hint, ``np.empty((n,
+m, k))``, instead of being typed as a buffer of floats; the preallocated form is right), and
+``np.ascontiguousarray``/``np.asfortranarray`` in a driver take the rule of a copy (driver/exprs.py,
+sweeps.py), the forward checking at run time that they copied (refused with the line where they
+return their already-contiguous argument).  After: 49 right, 0 WRONG, 0 crash, 1 refused with a clear
+line (pruning_loglik).
+
 (sabr_smile_loss and farquhar_fit pass at 1.5e-5 and 1.2e-5: finite differences with an absolute
 step on values near 100; with a step scaled to the value they agree to 1e-6.  spm_driver's
 ``R_ohm`` is Const: the cost ``mean(V) - min(V)`` cancels it, d/dR_ohm is exactly 0 and the check's
@@ -172,10 +180,8 @@ QUICK = ["wright_fisher", "arma11_nll", "hx_network_duty", "maxwell_relax", "csr
 
 # name -> reason: what still fails (measured before any fix: see the module docstring)
 WRONG = {}
-BROKEN = {
-    "pruning_loglik": "crash: TypingError (setitem) on a list comprehension of helper-returned 2-D arrays",
-}
-REFUSED_OK = {"sinkhorn_driver": "np.ascontiguousarray"}
+BROKEN = {}
+REFUSED_OK = {"pruning_loglik": "a list of helper-returned 2-D arrays"}
 
 
 def _params():
@@ -199,12 +205,43 @@ def test_gradient_against_finite_differences(name):
     assert check(fn, args, primal=getattr(fn, "py_func", fn), activity=act) < 2e-5
 
 
+
+
+# ------------------------------------------------------------------- what this round fixed
 @not_sim
-def test_ascontiguousarray_in_a_driver_is_refused_at_its_line():
-    fn, args, act = cases()["sinkhorn_driver"]
-    with pytest.raises(adtrans.UnsupportedError, match="ascontiguousarray") as info:
-        check(fn, args, primal=fn, activity=act)
+def test_list_of_arrays_returned_by_a_helper_is_refused_at_its_line():
+    """Was a crash (adtrans.errors.TypingError "No implementation of function setitem" at
+    ``P = [jc_matrix(bl[k]) for k in range(5)]``): a list whose elements an ``@njit`` helper
+    returns was lowered as a buffer of floats.  Now the helper's result is looked at: a list of
+    arrays it returns is refused at the append (or comprehension) with the preallocation hint,
+    a list of the numbers it returns is differentiated as before."""
+    fn, args, act = cases()["pruning_loglik"]
+    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser14.py:\d+:\d+: .*a list of arrays \(`P`\)"
+                       r".*np.empty\(\(n, m, k\)\)") as info:
+        check(fn, args, primal=fn.py_func, activity=act)
     assert info.value.filename.endswith("kernels_newuser14.py")
+    R = np.random.default_rng(6)
+    x = R.standard_normal(4)
+    with pytest.raises(adtrans.UnsupportedError, match=r"a list of arrays \(`rows`\) whose row length"):
+        check(K.helper_rows_list, [x], primal=K.helper_rows_list.py_func)
+    assert check(K.helper_scalars_list, [x], primal=K.helper_scalars_list.py_func) < 2e-5
+    assert check(K.pruning_preallocated, args, primal=K.pruning_preallocated.py_func) < 2e-5
+
+
+@not_sim
+def test_ascontiguousarray_in_a_driver_is_a_checked_copy():
+    """Was refused ("np.ascontiguousarray on an active value in a driver has no adjoint rule",
+    sinkhorn_driver's ``KT = np.ascontiguousarray(K.T)``): now the rule of a copy, the forward
+    checking that it copied; where it returned its (already contiguous) argument, refused at
+    run time with the line (a kernel writing the result writes the argument too)."""
+    R = np.random.default_rng(7)
+    X, s = R.standard_normal((4, 6)), R.standard_normal(4)
+    assert check(K.contiguous_copy_driver, [X, s], primal=K.contiguous_copy_driver) < 2e-5
+    with pytest.raises(adtrans.UnsupportedError, match=r"kernels_newuser14.py:\d+:.*np.ascontiguousarray of an "
+                                                       r"active array that is already contiguous"):
+        check(K.contiguous_alias_driver, [X, s], primal=K.contiguous_alias_driver)
+    fn, args, act = cases()["sinkhorn_driver"]
+    assert check(fn, args, primal=fn, activity=act) < 2e-5
 
 
 # ------------------------------------------------------------------------- CUDA
