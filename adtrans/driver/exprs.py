@@ -23,6 +23,7 @@ kernels (:mod:`adtrans.rules.derivatives`), respelled for arrays
 ``a @ b``, ``np.dot``, ``u.dot(v)``   ``c @ b.T``, ``a.T @ c`` (1-D/2-D cases)
 ``np.negative(a)``                    ``-c``
 ``np.copy``, ``np.array``, ``u.copy()``  ``c``
+``np.ascontiguousarray(a)`` (a copy)  ``c`` (the copy checked at run time)
 ``np.sum(a, axis)``, ``np.mean``     ``c`` broadcast back (divided by the count)
 ``sum(lst)`` (builtin)                ``c`` to every element (of a list or an array's rows)
 ``max(lst)``, ``min(lst)`` (builtin)  ``c`` to the first extreme element, as Python picks it
@@ -55,7 +56,7 @@ from ..ir.walk import iter_nodes
 
 # driver-only structural functions (identity on the adjoint); everything elementwise comes
 # from the derivative table (adtrans.rules.derivatives)
-IDENTITY = {"copy", "array"}
+IDENTITY = {"copy", "array", "ascontiguousarray", "asfortranarray"}   # the last two: a copy, checked at run time
 BINARY_NUMPY = {"add": ast.Add, "subtract": ast.Sub, "multiply": ast.Mult, "divide": ast.Div,
                 "true_divide": ast.Div, "power": ast.Pow, "pow": ast.Pow, "matmul": ast.MatMult,
                 "dot": ast.MatMult}

@@ -175,6 +175,15 @@ def reshape_back(c, shape, src_shadow):
     return np.reshape(c, shape)
 
 
+def check_copied(value, arg, file, line, what):
+    """``value = np.ascontiguousarray(arg)`` in a driver, differentiated as a copy: refused at run
+    time where it returned ``arg`` itself (or a view of it), already contiguous."""
+    if isinstance(value, np.ndarray) and isinstance(arg, np.ndarray) and np.shares_memory(value, arg):
+        raise UnsupportedError(f"{what} of an active array that is already contiguous (it returns the array "
+                               "itself, not a copy)", "write np.copy(...) for a copy, or use the array",
+                               filename=file, lineno=int(line))
+
+
 def alias_shadow(shadow):
     """Shadow of ``v = a``: the same array shadow (aliasing), or 0.0 for a float copy."""
     if isinstance(shadow, np.ndarray) or shadow is None:

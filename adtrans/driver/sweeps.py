@@ -69,7 +69,10 @@ from .normalise import (arg_names, reshape_source, AppendCall, Assign, AugAssign
 from ..ir.walk import iter_nodes
 
 _NUMPY_ARRAY_MAKERS = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
-                       "copy", "array", "arange", "linspace", "concatenate", "stack", "vstack", "hstack", "eye"}
+                       "copy", "array", "arange", "linspace", "concatenate", "stack", "vstack", "hstack", "eye",
+                       "ascontiguousarray", "asfortranarray"}
+#: taken as copies (the adjoint rule of np.copy); the forward checks that they copied
+_COPY_IF_NEEDED = {"ascontiguousarray", "asfortranarray"}
 
 
 def _indent(lines, n=1):
@@ -527,6 +530,14 @@ class Sweeps:
             out += self.fwd_mpi(s, s.call, t)
         else:
             out.append(f"{t} = {ast.unparse(s.value)}")
+            v = s.value
+            if s.kind == "pure" and isinstance(v, ast.Call) and v.args and self.act.expr(v.args[0]):
+                kind = self.resolver.classify(v)
+                if kind.kind == "numpy" and kind.name in _COPY_IF_NEEDED:
+                    # the adjoint takes it as a copy; one that returned its argument (already
+                    # contiguous) shares memory with it, which later writes would tell apart
+                    out.append(f"_rt.check_copied({t}, {ast.unparse(v.args[0])}, {self.primal.filename!r}, {s.line}, "
+                               f"{'np.' + kind.name!r})")
         if self.act.name(t) and not (s.kind == "mpi" and s.call.method in REQUEST_CREATORS):
             out.append(f"{self.shadow(t)} = {self.new_shadow(s)}")
         return out

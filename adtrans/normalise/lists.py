@@ -268,6 +268,9 @@ class ListLowering:
             short = (canon_of(self.nz, e.func) or "").split(".")[-1]
             if short in ELEMENTWISE and (canon_of(self.nz, e.func) or "").startswith("numpy."):
                 return any(self.is_array(a) for a in e.args)
+            if short not in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
+                             "arange", "linspace") and self.nz.helper_of(e) is not None:
+                return self.helper_returns_array(e)
             return short in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
                              "arange", "linspace")
         if isinstance(e, ast.BinOp):
@@ -275,6 +278,32 @@ class ListLowering:
         if isinstance(e, ast.UnaryOp):
             return self.is_array(e.operand)
         return False
+
+    def helper_returns_array(self, call) -> bool:
+        """Whether the ``@njit`` helper ``call`` names returns one array (``P.append(jc_matrix(t))``:
+        the list is one of arrays, refused with its line rather than typed as floats); the helper
+        is normalised with its array arguments' numbers of dimensions, False where that fails."""
+        nd = self.nz.ndims
+
+        class _Args:            # what helper_result_summary asks of the array lowering
+            @staticmethod
+            def arg_infos(params, args):
+                out = {}
+                for p, a in zip(params, args):
+                    base = a.value if isinstance(a, ast.Subscript) else a
+                    if isinstance(base, ast.Name) and nd.get(base.id, 0) > 0:
+                        k = nd[base.id]
+                        if a is not base:
+                            idx = a.slice.elts if isinstance(a.slice, ast.Tuple) else [a.slice]
+                            k -= sum(not isinstance(i, ast.Slice) for i in idx)
+                        if k > 0:
+                            out[p] = (k, "float64")
+                return out, {}
+        try:
+            infos, _ = self.nz.helper_result_summary(call, _Args)
+        except Exception:       # noqa: BLE001 -- only a diagnosis: the kernel is lowered as before
+            return False
+        return len(infos) == 1 and infos[0][0] > 0
 
     def rows(self, lst, sites, region):
         """The row length of a list whose appends are 1-d arrays (see :mod:`.listrows`), or None
@@ -288,7 +317,8 @@ class ListLowering:
             row = row_length(self.nz, v, self.defs)
             if row is None or all_names(row) & stored:
                 raise self.err(call, f"a list of arrays (`{lst}`) whose row length is not known before the loop",
-                               "preallocate a 2-D array (np.empty((n, m))) and write its rows")
+                               "preallocate a 2-D array (np.empty((n, m))) and write its rows (a list of "
+                               f"2-D arrays: np.empty((n, m, k)), {lst}[i] = ...)")
         if len(arrays) != len(values):
             call = next(c for c, v in values if not self.is_array(v))
             raise self.err(call, f"a list of arrays (`{lst}`) with a number appended", "append rows only")
