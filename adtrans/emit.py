@@ -25,9 +25,22 @@ class _NegativeBase(ast.NodeTransformer):
         return node
 
 
+def _negative_base(n) -> bool:
+    """Whether ``n`` is a power whose base :class:`_NegativeBase` rewrites."""
+    if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)):
+        return False
+    b = n.left
+    return isinstance(b, ast.Constant) and type(b.value) in (int, float) \
+        and (b.value < 0 or str(b.value).startswith("-"))
+
+
 def render_function(func: ast.FunctionDef, decorator: str | None) -> str:
-    """Source text of the adjoint ``func`` (``__comment__`` calls as comments), decorated."""
-    text = ast.unparse(_NegativeBase().visit(copy.deepcopy(func)))
+    """Source text of the adjoint ``func`` (``__comment__`` calls as comments), decorated.
+    ``func`` itself is left as it is: a copy is rewritten, and only where it has a negative
+    constant base to rewrite (a deep copy of a large adjoint costs more than unparsing it)."""
+    if any(_negative_base(n) for n in ast.walk(func)):
+        func = _NegativeBase().visit(copy.deepcopy(func))
+    text = ast.unparse(func)
     text = _COMMENT.sub(lambda m: f"{m.group(1)}# {m.group(3)}", text)
     if decorator:
         text = f"@{decorator}\n" + text

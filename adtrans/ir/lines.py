@@ -15,7 +15,12 @@ def _stmts(tree):
 def line_map(func: ast.FunctionDef) -> dict:
     """``{line of ast.unparse(func): (filename, lineno)}`` for statements that carry
     ``adtrans_where`` (set by the normaliser; reverse statements inherit it)."""
-    text = ast.unparse(ast.fix_missing_locations(copy.deepcopy(func)))
+    try:
+        # no copy: unparsing reads node locations only for their presence (type comments)
+        text = ast.unparse(func)
+    except AttributeError:
+        # a statement without a location (built by a rewrite): unparse a copy with them filled in
+        text = ast.unparse(ast.fix_missing_locations(copy.deepcopy(func)))
     again = ast.parse(text).body[0]
     out = {}
     for a, b in zip(_stmts(func), _stmts(again)):

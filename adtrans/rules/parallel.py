@@ -29,7 +29,7 @@ import ast
 
 from ..analyse.types import scalar_dtype_name
 from ..ir.affine import AffineMap, unique_position
-from .injective import bind, injectivity_check
+from .injective import bind, index_slice, injectivity_check
 from ..ir.markers import comment
 from ..ir.nodes import name
 from ..ir.walk import iter_nodes
@@ -161,14 +161,21 @@ class PrangeRewriter:
         return (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
                 + "\nelse:\n" + _indent(nest("numba.prange")))
 
-    def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks):
+    def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks, slices=None):
         """The name of a flag, set before the loop by a run-time test (:mod:`.injective`), that
         is True when no two iterations of ``loop`` update the same element of shadow ``d``
         (tested only with more than one thread; one test serves the shadows whose updates have
         the same index slice up to the names of its temporaries, ``checks``: slice -> (flag, the
         shadow it was tested on); a later shadow's flag also asks for equal extents); None where
-        no test can be written."""
-        found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc)
+        no test can be written.  ``slices``: a dict that keeps the loop's index slice
+        (:func:`.injective.index_slice`, built on the first shadow) for the loop's other shadows."""
+        if slices is None:
+            slices = {}
+        if "slice" not in slices:
+            slices["slice"] = index_slice(body, loop, self.b.types)
+        if slices["slice"] is None:
+            return None
+        found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc, sl=slices["slice"])
         if found is None:
             return None
         key, stmts = found
@@ -221,7 +228,7 @@ class PrangeRewriter:
                 body = self.per_thread_arrays(body, small, thread, nthreads, pre)
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
-        slots, tail, checks = {}, [], {}
+        slots, tail, checks, slices = {}, [], {}, {}
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -240,7 +247,7 @@ class PrangeRewriter:
                                           f"may also use", "write each element from one iteration only")
             thread, nthreads = thread_ids()
             ndim = b.types[arr].ndim
-            one_to_one = self.one_to_one(body, loop, d, ndim, nthreads, pre, checks) if self.pools else None
+            one_to_one = self.one_to_one(body, loop, d, ndim, nthreads, pre, checks, slices) if self.pools else None
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
             ours = f"{thread} == 0" + (f" or {one_to_one}" if one_to_one else "")
