@@ -266,11 +266,14 @@ class LoopAnalysis:
         _, writes, _ = self.body_arrays(body)
         if writes - self.private_arrays(loop):
             return False
-        for x in sorted(assigned_scalars(body) - {loop.target.id}):
-            if upward_exposed(body, x):
-                return False
-            if self.live_after(loop, x) and not definitely_assigns(body, x):
-                return False
+        # one memo of what each statement reads for all the names (not one per live_after: each
+        # walks the rest of the kernel; a long kernel's EOS-like loop asks about hundreds)
+        with fixed_code():
+            for x in sorted(assigned_scalars(body) - {loop.target.id}):
+                if upward_exposed(body, x):
+                    return False
+                if self.live_after(loop, x) and not definitely_assigns(body, x):
+                    return False
         return True
 
     def carried_scalars(self, loop) -> list | None:
@@ -286,8 +289,9 @@ class LoopAnalysis:
         body = loop.body
         out = None
         if not self.shared_arrays(loop) and not self.live_after(loop, loop.target.id):
-            out = [x for x in sorted(assigned_scalars(body) - {loop.target.id})
-                   if not self.pure_accumulator(body, x) and upward_exposed(body, x)]
+            with fixed_code():
+                out = [x for x in sorted(assigned_scalars(body) - {loop.target.id})
+                       if not self.pure_accumulator(body, x) and upward_exposed(body, x)]
         self._needed_cache[key] = out
         return out
 
