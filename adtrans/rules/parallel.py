@@ -229,6 +229,12 @@ class PrangeRewriter:
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
         slots, tail, checks, slices = {}, [], {}, {}
+        # the subscripts of each shadow in the body, found in one walk (each shadow's are
+        # redirected to its per-thread copy below; redirecting one leaves the others' in place)
+        subscripts: dict = {}
+        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in accesses:
+                subscripts.setdefault(node.value.id, []).append(node)
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -290,9 +296,8 @@ class PrangeRewriter:
                 post.append(ast.parse(f"for {t} in range({nthreads} - 1):{loops}\n{'    ' * (ndim + 1)}"
                                       f"{d}[{at}] += {buf}[{t}, {at}]").body[0])
                 notes.append(note + f"; memory (n_threads - 1) x {d}.size")
-            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
-                if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
-                    node.value = name(here)
+            for node in subscripts.get(d, ()):
+                node.value = name(here)
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
@@ -300,12 +305,16 @@ class PrangeRewriter:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in inverse and inverse[node.target.id] in scope.live_in:
                 written.add(node.target.id)
+        mentions: dict = {}
+        if written:
+            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
+                if isinstance(node, ast.Name) and node.id in written:
+                    mentions.setdefault(node.id, []).append(node)
         for d in sorted(written):
             x = inverse[d]
             part = b.norm.alloc.fresh(d + "_part")
-            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
-                if isinstance(node, ast.Name) and node.id == d:
-                    node.id = part
+            for node in mentions.get(d, ()):
+                node.id = part
             thread, nthreads = thread_ids()
             sums = b.norm.alloc.fresh(d + "_per_thread")
             dt = scalar_dtype_name(b.types[x])
