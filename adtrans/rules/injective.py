@@ -82,7 +82,6 @@ class IndexSlice:
         self.stored = _stored_arrays(body)
         self.for_targets = {n.target.id for n in iter_nodes(ast.Module(body=body, type_ignores=[]))
                             if isinstance(n, ast.For) and isinstance(n.target, ast.Name)}
-        self._seen: dict = {}      # id(statement) -> (statement, names in it, names it stores)
 
     # -- expressions --------------------------------------------------------------------------
     def names_of(self, e) -> set:
@@ -143,23 +142,10 @@ class IndexSlice:
         return []
 
     def _mentions(self, s, shadows, needed) -> bool:
-        """Whether ``s`` names a shadow of ``shadows`` or stores into a name of ``needed``."""
-        hit = self._seen.get(id(s))
-        if hit is None or hit[0] is not s:
-            ids, stored = set(), set()
-            for n in iter_nodes(s):
-                if isinstance(n, ast.Name):
-                    ids.add(n.id)
-                    if isinstance(getattr(n, "ctx", None), ast.Store):
-                        stored.add(n.id)
-            hit = self._seen[id(s)] = (s, ids, stored)
-        return not hit[1].isdisjoint(shadows) or not hit[2].isdisjoint(needed)
-
-    def for_shadow(self):
-        """Start the questions about one shadow: forget the names seen in the statements (the
-        body may have changed since the last shadow's: its updates redirected)."""
-        self._seen: dict = {}
-        return self
+        for n in iter_nodes(s):
+            if isinstance(n, ast.Name) and (n.id in shadows or (n.id in needed and isinstance(n.ctx, ast.Store))):
+                return True
+        return False
 
     def needed(self, shadows) -> set:
         """Names the indices of the updates of ``shadows`` depend on (fixed point)."""
@@ -289,7 +275,6 @@ def injectivity_check(body, loop: ast.For, shadow: str, ndim: int, types: dict, 
         sl = index_slice(body, loop, types)
     if sl is None:
         return None
-    sl.for_shadow()
     try:
         need = sl.needed({shadow})
         if i in sl.assigned or i not in need:
