@@ -11,7 +11,8 @@ from .types import is_array
 from ..ir.walk import (array_reads, array_target, dotted, is_alloc, is_lapack, iter_nodes, iter_stmts, makes_array, reads,
                        scalar_target)
 from ..ir.affine import AffineMap, unique_position
-from ..ir.liveness import after_in_block, containing_block, definitely_assigns, fixed_code, upward_exposed
+from ..ir.liveness import (after_in_block, containing_block, definitely_assigns, fixed_after_in_block, fixed_code,
+                           upward_exposed)
 
 
 def loop_is_prange(loop) -> bool:
@@ -207,7 +208,7 @@ class LoopAnalysis:
         elem, chain = loop, self.ancestors[id(loop)]
         for parent in reversed((None,) + chain):
             block = containing_block(parent, elem, self.norm.body)
-            if upward_exposed(after_in_block(block, elem), x):
+            if upward_exposed(fixed_after_in_block(block, elem), x):
                 return True
             if isinstance(parent, (ast.For, ast.While)) and upward_exposed(parent.body, x):
                 return True
