@@ -56,8 +56,9 @@ def tidy(func: ast.FunctionDef, scalars=frozenset(), discard=frozenset()) -> ast
     like those of an unread local array when no element of theirs is read in the function."""
     _Fold().visit(func)
     params = {a.arg for a in func.args.args}
+    dumped = ast.dump(func)
     for _ in range(6):
-        before = ast.dump(func)
+        before = dumped         # (the dump that ended the last round: one dump per round)
         stored = _stored_names(func.body)
         func.body = _sink(func.body, stored, params)
         _zero_fold(func.body, set())
@@ -67,7 +68,8 @@ def tidy(func: ast.FunctionDef, scalars=frozenset(), discard=frozenset()) -> ast
         _propagate_params(func, params)
         func.body = _propagate_copies(func.body, _stored_names(func.body))
         func.body = _empty_control(func.body)
-        if ast.dump(func) == before:
+        dumped = ast.dump(func)
+        if dumped == before:
             break
     last = func.body[-1] if func.body else None
     if isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple) and not last.value.elts:
