@@ -136,13 +136,13 @@ def main():
     rendered = []
     real_render, real_lines = P.render_function, P.line_map
 
-    def render(func, decorator):
-        text = real_render(func, decorator)
+    def render(func, decorator, **kw):
+        text = real_render(func, decorator, **kw)
         rendered.append(text)
         return text
 
-    def lines(func):
-        m = real_lines(func)
+    def lines(func, *a):
+        m = real_lines(func, *a)
         rendered.append(repr(sorted(m.items())))
         return m
     P.render_function, P.line_map = render, lines
