@@ -25,9 +25,30 @@ class _NegativeBase(ast.NodeTransformer):
         return node
 
 
-def render_function(func: ast.FunctionDef, decorator: str | None) -> str:
-    """Source text of the adjoint ``func`` (``__comment__`` calls as comments), decorated."""
-    text = ast.unparse(_NegativeBase().visit(copy.deepcopy(func)))
+def _negative_base(n) -> bool:
+    """Whether ``n`` is a power whose base :class:`_NegativeBase` rewrites."""
+    if not (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow)):
+        return False
+    b = n.left
+    return isinstance(b, ast.Constant) and type(b.value) in (int, float) \
+        and (b.value < 0 or str(b.value).startswith("-"))
+
+
+# what a negative constant base unparses to (``-0.75 ** 2``, ``-2 ** k``, ``-1e-05 ** 2``, ``-1e309 ** 2``):
+# text without it has none (text with it may: ``-(2 ** k)`` reads the same)
+_NEGATIVE_BASE_TEXT = re.compile(r"-[0-9][0-9.e+\-]* \*\*")
+
+
+def render_function(func: ast.FunctionDef, decorator: str | None, raw: list | None = None) -> str:
+    """Source text of the adjoint ``func`` (``__comment__`` calls as comments), decorated.
+    ``func`` itself is left as it is: a copy is rewritten, and only where it has a negative
+    constant base to rewrite (a deep copy of a large adjoint costs more than unparsing it).
+    ``raw``: a list that gets ``ast.unparse(func)`` (for :func:`adtrans.ir.lines.line_map`)."""
+    text = ast.unparse(func)
+    if raw is not None:
+        raw.append(text)
+    if _NEGATIVE_BASE_TEXT.search(text) and any(_negative_base(n) for n in ast.walk(func)):
+        text = ast.unparse(_NegativeBase().visit(copy.deepcopy(func)))
     text = _COMMENT.sub(lambda m: f"{m.group(1)}# {m.group(3)}", text)
     if decorator:
         text = f"@{decorator}\n" + text

@@ -159,8 +159,9 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     if conv["parallel"]:
         func = avoid_legalized_collisions(func)
     decorator = target.decorator(primal, conv["parallel"], cache)
-    text = render_function(func, decorator)
-    where = {ln + (1 if decorator else 0): w for ln, w in line_map(func).items()}
+    raw: list = []
+    text = render_function(func, decorator, raw=raw)
+    where = {ln + (1 if decorator else 0): w for ln, w in line_map(func, raw[0]).items()}
     return Generated(name=name, function_source=text, params=marked.parameters(), returns=conv["returns"],
                      seeds=conv["seeds"], global_arrays=dict(norm.global_arrays), parallel=conv["parallel"],
                      where=where, seed_args=len(norm.seed_params), written=written_params(norm, primal.params),

@@ -28,6 +28,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# this checkout's adtrans, not the one the environment has installed (a worktree of the project
+# run with the main checkout's venv measured the main checkout's adtrans)
+sys.path.insert(0, str(ROOT))
 
 
 def _setup_caches(cache):

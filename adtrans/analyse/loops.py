@@ -11,7 +11,8 @@ from .types import is_array
 from ..ir.walk import (array_reads, array_target, dotted, is_alloc, is_lapack, iter_nodes, iter_stmts, makes_array, reads,
                        scalar_target)
 from ..ir.affine import AffineMap, unique_position
-from ..ir.liveness import after_in_block, containing_block, definitely_assigns, fixed_code, upward_exposed
+from ..ir.liveness import (after_in_block, containing_block, definitely_assigns, fixed_after_in_block, fixed_code,
+                           upward_exposed)
 
 
 def loop_is_prange(loop) -> bool:
@@ -207,7 +208,7 @@ class LoopAnalysis:
         elem, chain = loop, self.ancestors[id(loop)]
         for parent in reversed((None,) + chain):
             block = containing_block(parent, elem, self.norm.body)
-            if upward_exposed(after_in_block(block, elem), x):
+            if upward_exposed(fixed_after_in_block(block, elem), x):
                 return True
             if isinstance(parent, (ast.For, ast.While)) and upward_exposed(parent.body, x):
                 return True
@@ -266,11 +267,14 @@ class LoopAnalysis:
         _, writes, _ = self.body_arrays(body)
         if writes - self.private_arrays(loop):
             return False
-        for x in sorted(assigned_scalars(body) - {loop.target.id}):
-            if upward_exposed(body, x):
-                return False
-            if self.live_after(loop, x) and not definitely_assigns(body, x):
-                return False
+        # one memo of what each statement reads for all the names (not one per live_after: each
+        # walks the rest of the kernel; a long kernel's EOS-like loop asks about hundreds)
+        with fixed_code():
+            for x in sorted(assigned_scalars(body) - {loop.target.id}):
+                if upward_exposed(body, x):
+                    return False
+                if self.live_after(loop, x) and not definitely_assigns(body, x):
+                    return False
         return True
 
     def carried_scalars(self, loop) -> list | None:
@@ -286,8 +290,9 @@ class LoopAnalysis:
         body = loop.body
         out = None
         if not self.shared_arrays(loop) and not self.live_after(loop, loop.target.id):
-            out = [x for x in sorted(assigned_scalars(body) - {loop.target.id})
-                   if not self.pure_accumulator(body, x) and upward_exposed(body, x)]
+            with fixed_code():
+                out = [x for x in sorted(assigned_scalars(body) - {loop.target.id})
+                       if not self.pure_accumulator(body, x) and upward_exposed(body, x)]
         self._needed_cache[key] = out
         return out
 

@@ -12,10 +12,17 @@ def _stmts(tree):
     return [n for n in iter_nodes(tree) if isinstance(n, ast.stmt)]
 
 
-def line_map(func: ast.FunctionDef) -> dict:
+def line_map(func: ast.FunctionDef, text: str | None = None) -> dict:
     """``{line of ast.unparse(func): (filename, lineno)}`` for statements that carry
-    ``adtrans_where`` (set by the normaliser; reverse statements inherit it)."""
-    text = ast.unparse(ast.fix_missing_locations(copy.deepcopy(func)))
+    ``adtrans_where`` (set by the normaliser; reverse statements inherit it).  ``text``:
+    ``ast.unparse(func)`` where the caller has it already."""
+    if text is None:
+        try:
+            # no copy: unparsing reads node locations only for their presence (type comments)
+            text = ast.unparse(func)
+        except AttributeError:
+            # a statement without a location (built by a rewrite): unparse a copy with them filled in
+            text = ast.unparse(ast.fix_missing_locations(copy.deepcopy(func)))
     again = ast.parse(text).body[0]
     out = {}
     for a, b in zip(_stmts(func), _stmts(again)):

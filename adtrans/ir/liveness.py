@@ -148,3 +148,17 @@ def after_in_block(block, elem):
         if s is elem:
             return block[k + 1:]
     return []
+
+
+def fixed_after_in_block(block, elem):
+    """:func:`after_in_block`, the same list for the same ``block`` and ``elem`` while
+    :func:`fixed_code` is active (so that :func:`upward_exposed` indexes it once for all the
+    names asked about, not once per name).  The list is shared: not to be changed."""
+    table = getattr(_MEMO, "table", None)
+    if table is None:
+        return after_in_block(block, elem)
+    key = ("after", id(block), id(elem))
+    hit = table.get(key)
+    if hit is None or hit[0] is not block or hit[1] is not elem or hit[2] != len(block):
+        hit = table[key] = (block, elem, len(block), after_in_block(block, elem))
+    return hit[3]

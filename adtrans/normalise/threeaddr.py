@@ -929,17 +929,26 @@ class Normaliser:
     def helper_result_summary(self, call, lowering):
         """(ndim, dtype) of each result of the helper ``call`` names, and per result whether it
         is an array the helper makes afresh (not one of its parameters, a view or a global)."""
-        hp = self.helper_primal(self.helper_of(call))
+        helper = self.helper_of(call)
+        hp = self.helper_primal(helper)
         if hp.name in self.stack:
             raise self.err(call, f"recursive call to {hp.name}", "rewrite the recursion as a loop")
         arrays, views = lowering.arg_infos(hp.params, call.args)
         arrays.update({p: (len(v.axes), v.dtype) for p, v in views.items()})
+        # the summary depends on the helper and its array parameters' (ndim, dtype) only: one
+        # normalisation of the helper per such signature (LULESH's gather8, called for six arrays)
+        key = (helper if isinstance(helper, str) else id(helper), tuple(sorted(arrays.items(), key=lambda kv: kv[0])))
+        memo = self.__dict__.setdefault("_summaries", {})
+        hit = memo.get(key)
+        if hit is not None and (hit[0] is helper or isinstance(helper, str)):
+            return hit[1]
         nz = Normaliser(hp, arrays, NameAllocator(names_in(hp.tree)), self.stack,
                         Resolver(hp) if hp.globals is not None or hp.filename != self.p.filename
                         else self.resolver, ext=self.ext, closures=self.inner_closures(hp))
         inner = nz.run()
         infos = inner.result_info or [(0, "float64")] * len(inner.results)
         fresh = getattr(nz.lowering, "result_fresh", None) or [False] * len(infos)
+        memo[key] = (helper, (infos, fresh))
         return infos, fresh
 
     def inline(self, helper, expr: ast.Call, out, want, base):

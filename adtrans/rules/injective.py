@@ -249,18 +249,32 @@ def _canonical_key(inner, local_ids) -> str:
     return ast.unparse(ast.fix_missing_locations(ast.Module(body=stmts, type_ignores=[])))
 
 
-def injectivity_check(body, loop: ast.For, shadow: str, ndim: int, types: dict, alloc):
+def index_slice(body, loop: ast.For, types: dict):
+    """The :class:`IndexSlice` of the prange ``loop`` whose body is ``body``, for
+    :func:`injectivity_check`; None where no slice can be written for any shadow (a jump or a
+    ``while`` in the body).  Built once per loop, it serves the checks of all its shadows: what it
+    records of the body (names assigned, arrays stored into, loop counters) does not change when
+    a shadow's updates are redirected (``d[k] += v`` -> ``d_here[k] += v``: a float array's
+    store, which never decides a slice)."""
+    if any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.While))
+           for n in iter_nodes(ast.Module(body=body, type_ignores=[]))):
+        return None
+    return IndexSlice(body, loop.target.id, types)
+
+
+def injectivity_check(body, loop: ast.For, shadow: str, ndim: int, types: dict, alloc, sl=None):
     """``(source key, statements)`` of the run-time test for the updates of ``shadow`` (an
     ``ndim``-dimensional array) in the prange ``loop`` whose body is ``body``, with the names
     ``OK`` (the result, a bool) and ``OWNER`` (the marks) still to be replaced (see
     :func:`bind`); None where the slice cannot be written.  The statements run serially and
     leave ``OK`` True only if no element of ``shadow`` is updated by two iterations and every
-    index is within its extents."""
+    index is within its extents.  ``sl``: the loop's :func:`index_slice`, built once for all its
+    shadows (default: built here)."""
     i = loop.target.id
-    if any(isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.While))
-           for n in iter_nodes(ast.Module(body=body, type_ignores=[]))):
+    if sl is None:
+        sl = index_slice(body, loop, types)
+    if sl is None:
         return None
-    sl = IndexSlice(body, i, types)
     try:
         need = sl.needed({shadow})
         if i in sl.assigned or i not in need:

@@ -29,7 +29,7 @@ import ast
 
 from ..analyse.types import scalar_dtype_name
 from ..ir.affine import AffineMap, unique_position
-from .injective import bind, injectivity_check
+from .injective import bind, index_slice, injectivity_check
 from ..ir.markers import comment
 from ..ir.nodes import name
 from ..ir.walk import iter_nodes
@@ -161,14 +161,21 @@ class PrangeRewriter:
         return (f"if {d}.size * max({nthreads} - 1, 0) <= {SERIAL_SUM_MAX}:\n" + _indent(nest("range"))
                 + "\nelse:\n" + _indent(nest("numba.prange")))
 
-    def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks):
+    def one_to_one(self, body, loop, d, ndim, nthreads, pre, checks, slices=None):
         """The name of a flag, set before the loop by a run-time test (:mod:`.injective`), that
         is True when no two iterations of ``loop`` update the same element of shadow ``d``
         (tested only with more than one thread; one test serves the shadows whose updates have
         the same index slice up to the names of its temporaries, ``checks``: slice -> (flag, the
         shadow it was tested on); a later shadow's flag also asks for equal extents); None where
-        no test can be written."""
-        found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc)
+        no test can be written.  ``slices``: a dict that keeps the loop's index slice
+        (:func:`.injective.index_slice`, built on the first shadow) for the loop's other shadows."""
+        if slices is None:
+            slices = {}
+        if "slice" not in slices:
+            slices["slice"] = index_slice(body, loop, self.b.types)
+        if slices["slice"] is None:
+            return None
+        found = injectivity_check(body, loop, d, ndim, self.b.types, self.b.norm.alloc, sl=slices["slice"])
         if found is None:
             return None
         key, stmts = found
@@ -224,7 +231,13 @@ class PrangeRewriter:
                 body = self.per_thread_arrays(body, small, thread, nthreads, pre)
                 notes.append("arrays of fixed size allocated per iteration come from one row per thread: "
                              + ", ".join(sorted(v[0] for v in small.values())))
-        slots, tail, checks = {}, [], {}
+        slots, tail, checks, slices = {}, [], {}, {}
+        # the subscripts of each shadow in the body, found in one walk (each shadow's are
+        # redirected to its per-thread copy below; redirecting one leaves the others' in place)
+        subscripts: dict = {}
+        for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in accesses:
+                subscripts.setdefault(node.value.id, []).append(node)
         for d, idxs in sorted(accesses.items()):
             if not idxs:
                 continue
@@ -243,7 +256,7 @@ class PrangeRewriter:
                                           f"may also use", "write each element from one iteration only")
             thread, nthreads = thread_ids()
             ndim = b.types[arr].ndim
-            one_to_one = self.one_to_one(body, loop, d, ndim, nthreads, pre, checks) if self.pools else None
+            one_to_one = self.one_to_one(body, loop, d, ndim, nthreads, pre, checks, slices) if self.pools else None
             buf = b.norm.alloc.fresh(d + "_per_thread")
             here = b.norm.alloc.fresh(d + "_here")
             ours = f"{thread} == 0" + (f" or {one_to_one}" if one_to_one else "")
@@ -286,9 +299,8 @@ class PrangeRewriter:
                 post.append(ast.parse(f"for {t} in range({nthreads} - 1):{loops}\n{'    ' * (ndim + 1)}"
                                       f"{d}[{at}] += {buf}[{t}, {at}]").body[0])
                 notes.append(note + f"; memory (n_threads - 1) x {d}.size")
-            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
-                if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == d:
-                    node.value = name(here)
+            for node in subscripts.get(d, ()):
+                node.value = name(here)
         # scalar adjoints of values read by every iteration: private partial sums
         inverse = {v: k for k, v in b.adj_names.items()}
         written = set()
@@ -296,12 +308,16 @@ class PrangeRewriter:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id in inverse and inverse[node.target.id] in scope.live_in:
                 written.add(node.target.id)
+        mentions: dict = {}
+        if written:
+            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
+                if isinstance(node, ast.Name) and node.id in written:
+                    mentions.setdefault(node.id, []).append(node)
         for d in sorted(written):
             x = inverse[d]
             part = b.norm.alloc.fresh(d + "_part")
-            for node in iter_nodes(ast.Module(body=body, type_ignores=[])):
-                if isinstance(node, ast.Name) and node.id == d:
-                    node.id = part
+            for node in mentions.get(d, ()):
+                node.id = part
             thread, nthreads = thread_ids()
             sums = b.norm.alloc.fresh(d + "_per_thread")
             dt = scalar_dtype_name(b.types[x])

@@ -51,7 +51,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 
-from ..ir.walk import all_names, stored_names
+from ..ir.walk import all_names, iter_nodes, stored_names
 from .firstwrite import _element, _is_range, _reads_then_kill, _stable, _store_counts, range_bounds
 from .tidy import _is_comment
 
@@ -59,7 +59,8 @@ from .tidy import _is_comment
 def param_first_writes(func: ast.FunctionDef, vectors) -> ast.FunctionDef:
     """Apply the rewrite above to ``func`` in place for the 1-D arrays named in ``vectors``."""
     params = {a.arg for a in func.args.args}
-    vectors = sorted(d for d in vectors if _elements_only(func, d))
+    ok = _elements_only_all(func, set(vectors))
+    vectors = sorted(d for d in vectors if d in ok)
     if not vectors:
         return func
     stable = _stable(func, params)
@@ -75,6 +76,23 @@ def param_first_writes(func: ast.FunctionDef, vectors) -> ast.FunctionDef:
                 if _rewrite(T, L, G, d, stable):
                     break
     return ast.fix_missing_locations(func)
+
+
+def _elements_only_all(func, ds: set) -> set:
+    """The names of ``ds`` for which :func:`_elements_only` holds, in one walk of ``func``
+    (not one per name)."""
+    names: dict = {}
+    subs: dict = {}
+    bad = set()
+    for n in iter_nodes(func):
+        if isinstance(n, ast.Name) and n.id in ds:
+            names[n.id] = names.get(n.id, 0) + 1
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in ds:
+            if isinstance(n.slice, (ast.Slice, ast.Tuple)):
+                bad.add(n.value.id)
+            else:
+                subs[n.value.id] = subs.get(n.value.id, 0) + 1
+    return {d for d in ds if d not in bad and names.get(d, 0) > 0 and names.get(d) == subs.get(d, 0)}
 
 
 def _elements_only(func, d) -> bool:

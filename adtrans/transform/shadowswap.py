@@ -56,7 +56,7 @@ import copy
 from ..ir.markers import comment
 from ..ir.walk import all_names, const_int, stored_names
 from .firstwrite import _element, _extents, _is_range, _minus_one, _stable
-from .firstwrite_params import _elements_only, _span_exprs
+from .firstwrite_params import _elements_only_all, _span_exprs
 from .tidy import _is_comment
 
 
@@ -64,7 +64,8 @@ def swap_shadows(func: ast.FunctionDef, vectors: dict) -> ast.FunctionDef:
     """Apply the rewrite above to ``func`` in place for the float64 1-D parameter shadows of
     ``vectors`` (``{shadow: its parameter}``); return ``func``."""
     params = {a.arg for a in func.args.args}
-    vectors = {d: u for d, u in sorted(vectors.items()) if d in params and _elements_only(func, d)}
+    ok = _elements_only_all(func, {d for d in vectors if d in params})
+    vectors = {d: u for d, u in sorted(vectors.items()) if d in ok}
     if not vectors:
         return func
     locals_ = _extents(func, params)

@@ -56,8 +56,9 @@ def tidy(func: ast.FunctionDef, scalars=frozenset(), discard=frozenset()) -> ast
     like those of an unread local array when no element of theirs is read in the function."""
     _Fold().visit(func)
     params = {a.arg for a in func.args.args}
+    dumped = ast.dump(func)
     for _ in range(6):
-        before = ast.dump(func)
+        before = dumped         # (the dump that ended the last round: one dump per round)
         stored = _stored_names(func.body)
         func.body = _sink(func.body, stored, params)
         _zero_fold(func.body, set())
@@ -67,7 +68,8 @@ def tidy(func: ast.FunctionDef, scalars=frozenset(), discard=frozenset()) -> ast
         _propagate_params(func, params)
         func.body = _propagate_copies(func.body, _stored_names(func.body))
         func.body = _empty_control(func.body)
-        if ast.dump(func) == before:
+        dumped = ast.dump(func)
+        if dumped == before:
             break
     last = func.body[-1] if func.body else None
     if isinstance(last, ast.Return) and isinstance(last.value, ast.Tuple) and not last.value.elts:
@@ -325,17 +327,25 @@ def _local_array_uses(func, params, discard=frozenset()) -> dict:
     read: dict = {}
     bound: dict = {}
     parents = {}
-    for node in ast.walk(func):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for node in ast.walk(func):
-        if not isinstance(node, ast.Name):
-            continue
+    names = []
+    # one walk in ast.walk's order (the parents first, every Name kept in order), then the names
+    for node in iter_nodes(func):
+        for f in node._fields:
+            v = getattr(node, f, None)
+            if type(v) is list:
+                for child in v:
+                    if isinstance(child, ast.AST):
+                        parents[id(child)] = node
+            elif isinstance(v, ast.AST):
+                parents[id(v)] = node
+        if isinstance(node, ast.Name):
+            names.append(node)
+    for node in names:
         up = parents.get(id(node))
         x = node.id
         if isinstance(getattr(node, "ctx", None), ast.Store):
             alloc = isinstance(up, ast.Assign) and len(up.targets) == 1 and up.targets[0] is node \
-                and isinstance(up.value, ast.Call) and ast.unparse(up.value.func) in _ALLOCATIONS
+                and isinstance(up.value, ast.Call) and dotted(up.value.func) in _ALLOCATIONS
             bound[x] = bound.get(x, 0) + 1
             ok[x] = ok.get(x, True) and alloc
             continue
@@ -343,7 +353,7 @@ def _local_array_uses(func, params, discard=frozenset()) -> dict:
         store = element and isinstance(getattr(up, "ctx", None), ast.Store) \
             and isinstance(parents.get(id(up)), (ast.Assign, ast.AugAssign))
         shape = isinstance(up, ast.Attribute) and up.value is node and up.attr in _SHAPE_READS
-        like = isinstance(up, ast.Call) and ast.unparse(up.func) in ("np.zeros_like", "np.empty_like") \
+        like = isinstance(up, ast.Call) and dotted(up.func) in ("np.zeros_like", "np.empty_like") \
             and up.args and up.args[0] is node
         ok[x] = ok.get(x, True) and (store or shape or like or (element and not store))
         if element and not store:
