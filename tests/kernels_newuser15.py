@@ -778,6 +778,24 @@ def attention_row_cuda_np(S, V, out):
     out[:] = P @ V
 
 
+@cuda.jit
+def offsets_name_cuda(u, out):
+    i, j = cuda.grid(2)
+    ny, nx = u.shape
+    offs = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    if 0 < i < ny - 1 and 0 < j < nx - 1:
+        acc = 0.0
+        for di, dj in offs:
+            acc += (u[i + di, j + dj] - u[i, j]) ** 2
+        out[i, j] = acc / len(offs)
+
+
+def offsets_name_cuda_np(u, out):
+    c = u[1:-1, 1:-1]
+    out[1:-1, 1:-1] = 0.25 * ((u[2:, 1:-1] - c) ** 2 + (u[:-2, 1:-1] - c) ** 2 + (u[1:-1, 2:] - c) ** 2
+                              + (u[1:-1, :-2] - c) ** 2)
+
+
 def cuda_cases():
     """name -> (cuda kernel, NumPy reference, args, activity, (griddim, blockdim))."""
     g = np.random.default_rng(15)
@@ -796,4 +814,62 @@ def cuda_cases():
                                                                            g.standard_normal((6, 3)),
                                                                            np.zeros((5, 3))],
                                ("dup", "dup", "dup"), (1, 8)),
+        # added after the measurement (a name bound to a literal of number tuples, looped over: this round's fix)
+        "offsets_name_cuda": (offsets_name_cuda, offsets_name_cuda_np, [g.standard_normal((6, 7)), np.zeros((6, 7))],
+                              ("dup", "dup"), ((1, 1), (8, 8))),
     }
+
+
+# ============================== names bound to literals of number tuples, looped over (the fix)
+@njit(cache=True)
+def edge_list_energy(x, k=1.5):
+    """A spring network with its edge list written in the kernel (``pairs = [(0, 1), ...]``)."""
+    pairs = [(0, 1), (1, 2), (2, 3), (0, 3)]
+    e = 0.0
+    for a, b in pairs:
+        e += 0.5 * k * (x[a] - x[b] - 1.0) ** 2
+    return e / len(pairs)
+
+
+@njit(cache=True)
+def offsets_tuple_name(u, c):
+    offs = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ny, nx = u.shape
+    s = 0.0
+    for i in range(1, ny - 1):
+        for j in range(1, nx - 1):
+            for di, dj in offs:
+                s += c * (u[i + di, j + dj] - u[i, j]) ** 2
+    return s
+
+
+@njit(parallel=True, cache=True)
+def pairs_in_prange(X, w):
+    pairs = [(0, 1), (1, 2), (0, 2)]
+    out = np.zeros(X.shape[0])
+    for i in prange(X.shape[0]):
+        acc = 0.0
+        for k, (a, b) in enumerate(pairs):
+            acc += w[k] * (X[i, a] - X[i, b]) ** 2
+        out[i] = acc
+    return out.sum()
+
+
+@njit(cache=True)
+def stencil_weights_list(x):
+    stencil = [(-1, 0.25), (0, 0.5), (1, 0.25)]
+    y = np.zeros_like(x)
+    for i in range(1, x.shape[0] - 1):
+        for off, wt in stencil:
+            y[i] += wt * x[i + off]
+    return np.sum(y ** 2)
+
+
+@njit(cache=True)
+def pairs_indexed(x):
+    pairs = [(0, 1), (1, 2)]       # refused at this line: the list is indexed, not only looped over
+    s = 0.0
+    for k in range(2):
+        a, b = pairs[k]
+        s += (x[a] - x[b]) ** 2
+    return s

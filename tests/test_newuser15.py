@@ -34,6 +34,22 @@ J/mol entering the weighted objective: 5.1e-7 against the 1e-7 bound).  adtrans 
 analytic gradient to 1e-15 in both (checked by hand: dq/dp0 = nz r^4 1e-12, dq/drho, dq/deta, and
 d rate / d(lnA, Ea, T)): finite-difference round-off, not adtrans.  Rescaled to MPa, kPa s,
 kJ/mol and kK, both pass the check.
+
+FOUND BY PROBING AFTER THE MEASUREMENT (31 more small kernels of the same styles, not in the
+tally: views updated in place, reversed cumsum, det/inv/slogdet/lstsq/eigh, outer/where, interp,
+sort, argmax, convolve, vstack/hstack, clip, fancy and boolean indexing, buffer swaps, Newton with
+an early return, helpers returning tuples: all right) 4 refusals of one idiom, a name bound to a
+literal of number tuples and looped over: ``pairs = [(0, 1), (1, 2)]; for a, b in pairs:`` ("a list
+of arrays, tuples or lists (`pairs`)"), the same in a prange body and of ``(offset, weight)``
+pairs, and ``offs = ((1, 0), (-1, 0), ...); for di, dj in offs:`` ("loop over the tuple `offs`",
+in a CUDA kernel too).
+
+FIXED THIS ROUND: that idiom (normalise/literalnames.py: a name bound once, at the top of the
+body, to a literal of numbers and only looped over, ``enumerate`` too, or measured by ``len``,
+loops over the literal itself, which the forms already lower to an index loop); indexing such a
+list is still refused at its line.  After, of the 50 measured: 49 right, 0 WRONG, 0 crash,
+1 refused with a line (attention_row_cuda: the CUDA tape of a loop bounded by a shape, the hint
+``tape_capacity=N``), plus offsets_name_cuda (added) right.
 """
 import inspect
 import os
@@ -198,6 +214,27 @@ def test_gradient_against_finite_differences(name):
     assert check(fn, args, primal=getattr(fn, "py_func", fn), activity=act) < 2e-5
     if name in PRANGE:          # run-to-run races
         assert check(fn, args, primal=getattr(fn, "py_func", fn), activity=act) < 2e-5
+
+
+# ------------------------------------------------------------------- what this round fixed
+@not_sim
+def test_names_bound_to_literals_of_number_tuples_and_looped_over():
+    """Were refused (found by probing after the measurement: ``pairs = [(0, 1), (1, 2)]`` then
+    ``for a, b in pairs`` "a list of arrays, tuples or lists (`pairs`)"; ``offs = ((1, 0), ...)``
+    then ``for di, dj in offs`` "loop over the tuple `offs`"): a name bound once to a literal of
+    numbers and only looped over (``enumerate`` too) or measured (``len``) loops over the literal
+    itself; in a prange body too; indexing it is still refused at its line."""
+    R = np.random.default_rng(8)
+    x = R.standard_normal(5)
+    for fn, args in [(K.edge_list_energy, [x]), (K.offsets_tuple_name, [R.standard_normal((5, 6)), 0.7]),
+                     (K.stencil_weights_list, [R.standard_normal(7)]),
+                     (K.pairs_in_prange, [R.standard_normal((8, 3)), R.standard_normal(3)])]:
+        assert check(fn, args, primal=fn.py_func) < 2e-5, fn
+    assert check(K.pairs_in_prange, [R.standard_normal((8, 3)), R.standard_normal(3)],
+                 primal=K.pairs_in_prange.py_func) < 2e-5
+    with pytest.raises(adtrans.UnsupportedError, match="a list of arrays, tuples or lists") as info:
+        adtrans.source(K.pairs_indexed, ("dup",), x)
+    assert info.value.filename.endswith("kernels_newuser15.py")
 
 
 # ------------------------------------------------------------------------- CUDA

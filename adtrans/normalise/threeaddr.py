@@ -49,6 +49,7 @@ from .mathgaps import lacking
 from .closures import lift_closures
 from .tupleargs import split_tuple_calls, split_tuple_names
 from .ssa import SSA, reads_outside_loops
+from .literalnames import inline_literal_names
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
 DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "intp", "int16", "uint32", "uint64"}
@@ -280,6 +281,7 @@ class Normaliser:
         tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err, counters=True)
         tree, lifted = split_tuple_calls(tree, self.helper_of, self.helper_primal, self.err)
         self.closures.update(lifted)
+        tree = inline_literal_names(tree)
         draws = Draws(self)
         tree = tree if self.p.cuda else Comprehensions(self).run(draws.run(tree))
         draws.set_dtypes(self.list_info)
