@@ -873,3 +873,25 @@ def pairs_indexed(x):
         a, b = pairs[k]
         s += (x[a] - x[b]) ** 2
     return s
+
+
+# ===================== a LAPACK adjoint reading an operand that a fused loop fills (the fix)
+@njit(cache=True)
+def toeplitz_logdet(theta, n=5):
+    """A covariance filled element by element, then ``M += 2 I`` and its log-determinant."""
+    M = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = math.cos(theta * (i - j))
+    M += np.eye(n) * 2.0
+    return np.linalg.slogdet(M)[1]
+
+
+@njit(cache=True)
+def outer_logdet(x):
+    n = x.shape[0]
+    M = np.empty((n, n))
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = x[i] * x[j]
+    return np.linalg.slogdet(M + 2.0 * np.eye(n))[1]

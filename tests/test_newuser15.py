@@ -237,6 +237,21 @@ def test_names_bound_to_literals_of_number_tuples_and_looped_over():
     assert info.value.filename.endswith("kernels_newuser15.py")
 
 
+@not_sim
+def test_lapack_adjoint_reading_an_operand_a_loop_fills():
+    """Was a WRONG gradient (found by probing after the measurement): ``M`` filled by a loop, then
+    ``np.linalg.slogdet(M + 2.0 * np.eye(n))[1]``: the loop computing the operand was fused
+    (forward and reverse per iteration) and slogdet's adjoint ``inv(operand).T``, a whole-array
+    read, was put before it: the inverse of an uninitialised array (0.0, NaN, 59.96 or
+    LinAlgError against FD 0.8396).  A whole-array read in the reverse of what follows a loop
+    now keeps the loop from being fused when the loop writes that array."""
+    assert check(K.toeplitz_logdet, [0.4], primal=K.toeplitz_logdet.py_func) < 2e-5
+    x = np.random.default_rng(9).standard_normal(4)
+    assert check(K.outer_logdet, [x], primal=K.outer_logdet.py_func) < 2e-5
+    src = adtrans.source(K.outer_logdet, ("dup",), x)
+    assert src.index("np.linalg.inv(") > src.index("operand[i_1, j_1] = ")
+
+
 # ------------------------------------------------------------------------- CUDA
 CUDA_BROKEN = {
     "attention_row_cuda": "refused: a tape in a loop whose trip count is a shape (mx = max(mx, S[i, j]))",
