@@ -895,3 +895,19 @@ def outer_logdet(x):
         for j in range(n):
             M[i, j] = x[i] * x[j]
     return np.linalg.slogdet(M + 2.0 * np.eye(n))[1]
+
+
+# ============================================ optional parameters defaulting to None (the fix)
+@njit(cache=True)
+def weighted_sse(x, w=None):
+    if w is None:
+        return np.sum(x ** 2)
+    return np.sum(w * x ** 2)
+
+
+@njit(cache=True)
+def scaled_energy(x, scale=None, w=None):
+    s = 1.0 if scale is None else scale
+    if w is not None:
+        x = x * w
+    return s * np.sum(x ** 2)

@@ -264,6 +264,23 @@ def test_lapack_adjoint_reading_an_operand_a_loop_fills():
     assert src.index("np.linalg.inv(") > src.index("operand[i_1, j_1] = ")
 
 
+@not_sim
+def test_parameters_defaulting_to_none():
+    """Was refused ("constant None", found by probing after the measurement): ``def f(x, w=None):
+    if w is None: ...``.  Numba compiles the branch that the argument's type selects; so does
+    adtrans now (``w is None`` / ``is not None`` of a parameter typed none, an array or a number is
+    a constant, the ``if`` or ``a if ... else b`` keeps its branch), each call with its own types,
+    the primal's tree left as parsed (a second call with ``w`` passed is not the first's)."""
+    R = np.random.default_rng(10)
+    x, w = R.standard_normal(5), R.standard_normal(5)
+    for fn, args in [(K.weighted_sse, [x]), (K.weighted_sse, [x, w]), (K.scaled_energy, [x]),
+                     (K.scaled_energy, [x, 1.5]), (K.scaled_energy, [x, 1.5, w]), (K.weighted_sse, [x])]:
+        assert check(fn, args, primal=fn.py_func) < 2e-5, (fn, len(args))
+    g = adtrans.grad(K.weighted_sse, argnums=(0, 1))(x, w)
+    np.testing.assert_allclose(g[0], 2 * w * x, rtol=1e-12)
+    np.testing.assert_allclose(g[1], x ** 2, rtol=1e-12)
+
+
 # ------------------------------------------------------------------------- CUDA
 CUDA_BROKEN = {
     "attention_row_cuda": "refused: a tape in a loop whose trip count is a shape (mx = max(mx, S[i, j]))",

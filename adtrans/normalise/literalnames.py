@@ -70,7 +70,53 @@ def inline_literal_names(tree: ast.FunctionDef) -> ast.FunctionDef:
                 return ast.copy_location(ast.Tuple(elts=lit.elts, ctx=ast.Load()), node)
             return node
 
+    tree = copy.deepcopy(tree)          # the primal's own tree stays as parsed
+    cands = {n: s for s in tree.body for n, c in cands.items() if ast.dump(s) == ast.dump(c) and
+             isinstance(s, ast.Assign) and s.targets[0].id == n}
     tree.body = [s for s in tree.body if not any(s is c for c in cands.values())]
     tree = _Sub().visit(tree)
+    ast.fix_missing_locations(tree)
+    return tree
+
+
+def prune_none_params(tree: ast.FunctionDef, none_params) -> ast.FunctionDef:
+    """``def f(x, w=None): if w is None: ...`` (Numba types ``w`` as none when it is left out, an
+    array or number when passed, and compiles only the branch taken): ``w is None`` / ``w is not
+    None`` of such a parameter (``none_params``: name -> whether it is None) are constants and the
+    ``if`` (or ``a if ... else b``) keeps the branch taken."""
+    if not none_params:
+        return tree
+
+    def const(test):
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+            a, b = test.left, test.comparators[0]
+            if isinstance(b, ast.Name) and isinstance(a, ast.Constant):
+                a, b = b, a
+            if isinstance(a, ast.Name) and a.id in none_params and isinstance(b, ast.Constant) and b.value is None:
+                return isinstance(test.ops[0], ast.Is) == bool(none_params[a.id])
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            v = const(test.operand)
+            return None if v is None else not v
+        return None
+
+    class _Prune(ast.NodeTransformer):
+        def visit_If(self, node):
+            self.generic_visit(node)
+            v = const(node.test)
+            if v is None:
+                return node
+            keep = node.body if v else node.orelse
+            return keep or [ast.copy_location(ast.Pass(), node)]
+
+        def visit_IfExp(self, node):
+            self.generic_visit(node)
+            v = const(node.test)
+            if v is None:
+                return node
+            return node.body if v else node.orelse
+
+    if not any(isinstance(n, (ast.If, ast.IfExp)) and const(n.test) is not None for n in iter_nodes(tree)):
+        return tree
+    tree = _Prune().visit(copy.deepcopy(tree))      # the primal's own tree stays as parsed
     ast.fix_missing_locations(tree)
     return tree
