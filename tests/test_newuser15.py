@@ -238,7 +238,8 @@ def test_names_bound_to_literals_of_number_tuples_and_looped_over():
     ``for a, b in pairs`` "a list of arrays, tuples or lists (`pairs`)"; ``offs = ((1, 0), ...)``
     then ``for di, dj in offs`` "loop over the tuple `offs`"): a name bound once to a literal of
     numbers and only looped over (``enumerate`` too) or measured (``len``) loops over the literal
-    itself; in a prange body too; indexing it is still refused at its line."""
+    itself; in a prange body too; a module global tuple of offsets too (was "name `OFFSETS` that
+    is neither local nor a numeric global"); indexing it is still refused at its line."""
     R = np.random.default_rng(8)
     x = R.standard_normal(5)
     for fn, args in [(K.edge_list_energy, [x]), (K.offsets_tuple_name, [R.standard_normal((5, 6)), 0.7]),
@@ -247,6 +248,7 @@ def test_names_bound_to_literals_of_number_tuples_and_looped_over():
         assert check(fn, args, primal=fn.py_func) < 2e-5, fn
     assert check(K.pairs_in_prange, [R.standard_normal((8, 3)), R.standard_normal(3)],
                  primal=K.pairs_in_prange.py_func) < 2e-5
+    assert check(K.global_offsets_energy, [R.standard_normal((4, 5))], primal=K.global_offsets_energy.py_func) < 2e-5
     with pytest.raises(adtrans.UnsupportedError, match="a list of arrays, tuples or lists") as info:
         adtrans.source(K.pairs_indexed, ("dup",), x)
     assert info.value.filename.endswith("kernels_newuser15.py")

@@ -2,7 +2,9 @@
 ``offsets = ((1, 0), (0, 1))``, then ``for a, b in pairs:``): each loop iterates over the literal
 itself, which :mod:`.forms` lowers to an index loop (a list of tuples is otherwise refused by
 the list lowering, a tuple name by the forms).  ``len(pairs)`` becomes the number of elements.
-Anything else done with the name (indexing, passing it on, rebinding) leaves the kernel as it was.
+A module global tuple of tuples of numbers (``OFFSETS = ((1, 0), (0, 1))``, a compile-time constant
+to Numba) is looped over the same way.  Anything else done with the name (indexing, passing it
+on, rebinding) leaves the kernel as it was.
 """
 from __future__ import annotations
 
@@ -24,7 +26,19 @@ def _numbers(e) -> bool:
     return False
 
 
-def inline_literal_names(tree: ast.FunctionDef) -> ast.FunctionDef:
+def _literal_of_value(v):
+    """A module global tuple of tuples of numbers (``OFFSETS = ((1, 0), (0, 1))``, a constant to
+    Numba as well) as its literal, else None."""
+    def ok(x):
+        if isinstance(x, tuple):
+            return bool(x) and all(ok(e) for e in x)
+        return type(x) in (int, float)
+    if isinstance(v, tuple) and v and all(isinstance(e, tuple) for e in v) and ok(v):
+        return ast.parse(repr(v), mode="eval").body
+    return None
+
+
+def inline_literal_names(tree: ast.FunctionDef, globals_=None) -> ast.FunctionDef:
     stores: dict = {}
     for n in iter_nodes(tree):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
@@ -37,6 +51,15 @@ def inline_literal_names(tree: ast.FunctionDef) -> ast.FunctionDef:
                 all(isinstance(e, (ast.Tuple, ast.List)) for e in s.value.elts) and _numbers(s.value) and \
                 stores.get(s.targets[0].id) == 1 and s.targets[0].id not in params:
             cands[s.targets[0].id] = s
+    local = set(stores) | params
+    glob = {}
+    for n in iter_nodes(tree):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local and \
+                n.id not in glob and globals_ and n.id in globals_:
+            lit = _literal_of_value(globals_[n.id])
+            if lit is not None:
+                glob[n.id] = ast.Assign(targets=[ast.Name(id=n.id, ctx=ast.Store())], value=lit)
+    cands.update(glob)
     if not cands:
         return tree
     allowed = set()                    # ids of the Name nodes in loop headers and len()
@@ -71,8 +94,9 @@ def inline_literal_names(tree: ast.FunctionDef) -> ast.FunctionDef:
             return node
 
     tree = copy.deepcopy(tree)          # the primal's own tree stays as parsed
-    cands = {n: s for s in tree.body for n, c in cands.items() if ast.dump(s) == ast.dump(c) and
-             isinstance(s, ast.Assign) and s.targets[0].id == n}
+    cands = {n: glob[n] if n in glob else next(s for s in tree.body if isinstance(s, ast.Assign)
+                                               and ast.dump(s) == ast.dump(c) and s.targets[0].id == n)
+             for n, c in cands.items()}
     tree.body = [s for s in tree.body if not any(s is c for c in cands.values())]
     tree = _Sub().visit(tree)
     ast.fix_missing_locations(tree)

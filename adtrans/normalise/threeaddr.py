@@ -281,7 +281,7 @@ class Normaliser:
         tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err, counters=True)
         tree, lifted = split_tuple_calls(tree, self.helper_of, self.helper_primal, self.err)
         self.closures.update(lifted)
-        tree = inline_literal_names(prune_none_params(tree, getattr(self, "none_params", ())))
+        tree = inline_literal_names(prune_none_params(tree, getattr(self, "none_params", ())), self.p.globals)
         draws = Draws(self)
         tree = tree if self.p.cuda else Comprehensions(self).run(draws.run(tree))
         draws.set_dtypes(self.list_info)
