@@ -60,7 +60,9 @@ reverse of what follows a loop keeps the loop unfused when the loop writes that 
 literal-name idiom (normalise/literalnames.py: a name bound once, at the top of the
 body, to a literal of numbers and only looped over, ``enumerate`` too, or measured by ``len``,
 loops over the literal itself, which the forms already lower to an index loop); indexing such a
-list is still refused at its line; and parameters defaulting to None (normalise/literalnames.py
+list is still refused at its line; a module global tuple of offsets looped over likewise (was
+"name `OFFSETS` that is neither local nor a numeric global"; gencache.py fingerprints it by
+value); and parameters defaulting to None (normalise/literalnames.py
 prune_none_params: ``w is None`` of a parameter typed none, an array or a number is a constant,
 the branch Numba compiles is kept).  After, of the 50 measured: 49 right, 0 WRONG, 0 crash,
 1 refused with a line (attention_row_cuda: the CUDA tape of a loop bounded by a shape, the hint
