@@ -158,6 +158,9 @@ class _Fingerprint:
             self.add(name, type(obj).__name__, obj)
         elif isinstance(obj, tuple) and all(isinstance(v, (bool, int, float, complex, str)) for v in obj):
             self.add(name, "tuple", obj)
+        elif isinstance(obj, tuple) and all(isinstance(v, tuple) and all(isinstance(e, (bool, int, float)) for e in v)
+                                            for v in obj):
+            self.add(name, "tuple of tuples", repr(obj))     # OFFSETS = ((1, 0), (0, 1)): literalnames.py
         elif isinstance(obj, np.ndarray):
             self.add(name, "array", obj.dtype.str, obj.shape, hashlib.sha256(np.ascontiguousarray(obj).tobytes())
                      .hexdigest())

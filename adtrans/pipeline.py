@@ -125,7 +125,10 @@ def generate(primal: Primal, activity, argtypes, target: Target = CPU, name: str
     norm = normalise(primal, arrays, ext=target.normaliser_extension(), scalar_types=scalars,
                      blas=getattr(target, "pools", True), list_params=lists,
                      layouts={p: getattr(t, "layout", "C") for p, t in zip(primal.params, argtypes)
-                              if target.is_array_type(t)})
+                              if target.is_array_type(t)},
+                     none_params={p: isinstance(t, (nbtypes.NoneType, nbtypes.Omitted))
+                                  for p, t in zip(primal.params, argtypes)
+                                  if isinstance(t, (nbtypes.NoneType, nbtypes.Omitted, nbtypes.Array, nbtypes.Number))})
     seed_types = tuple(nbtypes.Array(nbtypes.float64 if dt != "float32" else nbtypes.float32, nd, "A")
                        if nd else nbtypes.float64 for _, nd, dt in norm.seed_params)
     param_activity.update({w: "const" for w, _, _ in norm.seed_params})

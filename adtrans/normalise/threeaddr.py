@@ -49,6 +49,7 @@ from .mathgaps import lacking
 from .closures import lift_closures
 from .tupleargs import split_tuple_calls, split_tuple_names
 from .ssa import SSA, reads_outside_loops
+from .literalnames import inline_literal_names, prune_none_params
 
 ALLOCATORS = {"zeros", "empty", "ones", "zeros_like", "empty_like", "ones_like", "full"}
 DTYPES = {"float64", "float32", "int64", "int32", "int8", "bool_", "uint8", "intp", "int16", "uint32", "uint64"}
@@ -280,6 +281,7 @@ class Normaliser:
         tree = split_tuple_names(tree, lambda c: self.helper_of(c) is not None, self.fresh, self.err, counters=True)
         tree, lifted = split_tuple_calls(tree, self.helper_of, self.helper_primal, self.err)
         self.closures.update(lifted)
+        tree = inline_literal_names(prune_none_params(tree, getattr(self, "none_params", ())), self.p.globals)
         draws = Draws(self)
         tree = tree if self.p.cuda else Comprehensions(self).run(draws.run(tree))
         draws.set_dtypes(self.list_info)
@@ -1009,7 +1011,7 @@ class Normaliser:
 
 
 def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=None,
-              list_params=None, blas=True, layouts=None) -> Normalised:
+              list_params=None, blas=True, layouts=None, none_params=None) -> Normalised:
     """Lower ``primal`` to three-address form; ``array_params``: which parameters are arrays (a set,
     or a dict name -> (ndim, dtype) to lower whole-array NumPy code); ``scalar_types``: dtype name of
     the scalar parameters (for the dtypes of lowered arrays); ``ndims``: numbers of dimensions of the
@@ -1021,6 +1023,7 @@ def normalise(primal: Primal, array_params, ext=None, scalar_types=None, ndims=N
     while True:
         n = Normaliser(primal, array_params, ext=ext, ndims=ndims, list_params=list_params)
         n.scalar_types = dict(scalar_types or {})
+        n.none_params = dict(none_params or {})
         n.blas_off = blas_off
         n.defer_off = defer_off
         n.blas = blas

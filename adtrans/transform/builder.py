@@ -315,6 +315,13 @@ class AdjointBuilder(LoopAnalysis, StencilAnalysis, LoopStrategies, LapackSaves,
         _, written2, _ = self.body_arrays(f2)
         read_arrays = {self.root_array(n.value.id) for n in iter_nodes(module) if isinstance(n, ast.Subscript)
                        and isinstance(n.value, ast.Name) and isinstance(n.ctx, ast.Load)}
+        # a whole array read (``d_operand += seed * np.linalg.inv(operand).T``, slogdet's adjoint
+        # of an operand the loop fills): not before the loop that computes it; its shape is known
+        meta = {id(n.value) for n in iter_nodes(module) if isinstance(n, ast.Attribute)
+                and n.attr in ("shape", "size", "ndim", "dtype")}
+        sub = {id(n.value) for n in iter_nodes(module) if isinstance(n, ast.Subscript)}
+        read_arrays |= {self.root_array(n.id) for n in iter_nodes(module) if isinstance(n, ast.Name)
+                        and isinstance(n.ctx, ast.Load) and id(n) not in meta and id(n) not in sub}
         # by root: a name bound to the loop's array (``ret = result``) reads what the loop writes
         return not (read_arrays & {self.root_array(a) for a in written | written2})
 
