@@ -62,7 +62,11 @@ LIST_TABLE = {
     "a list argument (reflected or typed)": ("constant (no derivative)", "read-only: len, indexing, iteration, sum"),
     "a list of equal-length 1-d arrays (`L.append(X[i] * c[i])`), `np.array(L)`, `np.vstack(L)`, `L[k]`":
         ("differentiated", "a 2-D buffer; the row length known before the loop (`X.shape[1]`, `np.zeros(m)`)"),
-    "a list of tuples or lists, or of rows of unknown length": ("refused", "preallocate a 2-D array and write its rows"),
+    "a list or tuple of number tuples bound once and only looped over (`pairs = [(0, 1), (1, 2)]; "
+    "for a, b in pairs`, a module-level `OFFSETS = ((1, 0), ...)`)":
+        ("differentiated", "a loop over the literal itself (prange and CUDA kernels too); indexing it is refused"),
+    "a list of tuples or lists otherwise, or of rows of unknown length":
+        ("refused", "preallocate a 2-D array and write its rows"),
     "`L.extend/insert/remove/sort/...`": ("refused", "write the element loop on a preallocated array"),
 }
 
