@@ -25,6 +25,7 @@ for p in (str(REPO), str(HERE)):
 import adtrans  # noqa: E402
 import adtrans.cuda as AC  # noqa: E402
 import kernels_cuda_users as K  # noqa: E402
+from cudacheck import copy_args as _copy, finite_differences_in_place as finite_differences  # noqa: E402
 
 LAUNCH = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or os.environ.get("ADTRANS_CUDA_DIRECT") == "1"
 launches = pytest.mark.skipif(not LAUNCH, reason="launches kernels: run by test_under_the_simulator")
@@ -32,33 +33,11 @@ sources = pytest.mark.skipif(LAUNCH, reason="run once, outside the simulator")
 NAMES = list(K.cases())
 
 
-def _copy(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
 def adjoint_of(name):
     kernel, _, _, activity, _ = K.cases()[name]
     if name in K.CAPACITY:
         return AC.cuda_adjoint(kernel, activity, tape_capacity=K.CAPACITY[name])
     return adtrans.adjoint(kernel, activity)
-
-
-def finite_differences(ref, args, weights, h=1e-6):
-    """d/d(initial args[j]) of sum_j <w_j, final args[j]> with ``ref`` (NumPy, float64) run in place."""
-    def objective(a):
-        a = _copy(a)
-        ref(*a)
-        return sum(float(np.sum(w * a[j])) for j, w in weights.items())
-    out = {}
-    for j in weights:
-        g = np.zeros(args[j].shape)
-        for k in range(args[j].size):
-            plus, minus = _copy(args), _copy(args)
-            plus[j].flat[k] += h
-            minus[j].flat[k] -= h
-            g.flat[k] = (objective(plus) - objective(minus)) / (2 * h)
-        out[j] = g
-    return out
 
 
 # ------------------------------------------------------------------- launched

@@ -47,8 +47,6 @@ ValueError became an UnsupportedError naming its line and the prefix form (adjoi
 """
 import inspect
 import os
-import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -63,6 +61,7 @@ for _p in (str(REPO), str(HERE)):
 
 import adtrans  # noqa: E402
 import kernels_newuser13 as K  # noqa: E402
+from cudacheck import check_cuda_case, cuda_params, run_under_simulator  # noqa: E402
 from fdcheck import check  # noqa: E402
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or os.environ.get("ADTRANS_CUDA_DIRECT") == "1"
@@ -337,65 +336,13 @@ CUDA_BROKEN = {
 }
 
 
-def _copy(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
-def _fd(ref, args, weights, h=1e-6):
-    def objective(a):
-        a = _copy(a)
-        ref(*a)
-        return sum(float(np.sum(w * a[j])) for j, w in weights.items())
-    out = {}
-    for j in weights:
-        g = np.zeros(args[j].shape)
-        for k in range(args[j].size):
-            plus, minus = _copy(args), _copy(args)
-            plus[j].flat[k] += h
-            minus[j].flat[k] -= h
-            g.flat[k] = (objective(plus) - objective(minus)) / (2 * h)
-        out[j] = g
-    return out
-
-
-def _cuda_params():
-    return [pytest.param(name, id=name, marks=[pytest.mark.xfail(strict=True, reason=CUDA_BROKEN[name])]
-                         if name in CUDA_BROKEN else []) for name in K.cuda_cases()]
-
-
 @in_sim
-@pytest.mark.parametrize("name", _cuda_params())
+@pytest.mark.parametrize("name", cuda_params(K.cuda_cases(), CUDA_BROKEN))
 def test_cuda_gradient_against_finite_differences_of_numpy(name):
-    kernel, ref, args, activity, config = K.cuda_cases()[name]
-    got, want = _copy(args), _copy(args)
-    kernel[config](*got)
-    ref(*want)
-    for a, b in zip(got, want):
-        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
-    rng = np.random.default_rng(1)
-    weights = {j: rng.standard_normal(a.shape) for j, (a, t) in enumerate(zip(args, activity)) if t == "dup"}
-    flat, shadows = [], {}
-    for j, (a, t) in enumerate(zip(_copy(args), activity)):
-        flat.append(a)
-        if t == "dup":
-            shadows[j] = weights[j].copy()
-            flat.append(shadows[j])
-    adtrans.adjoint(kernel, activity)[config](*flat)
-    fd = _fd(ref, args, weights)
-    for j in weights:
-        scale = max(1.0, float(np.max(np.abs(fd[j]))))
-        assert float(np.max(np.abs(shadows[j] - fd[j]))) / scale <= 1e-7, (name, j)
+    check_cuda_case(name, K.cuda_cases()[name])
 
 
 @not_sim
 def test_cuda_kernels_under_the_simulator():
     """The CUDA tests of this file, in one subprocess with the simulator on."""
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "",
-                           str(Path(__file__)), "-k", "cuda_gradient"],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
-    tail = (proc.stdout + proc.stderr)[-6000:]
-    assert proc.returncode == 0, tail
-    n = len(K.cuda_cases())
-    assert re.search(rf"\b{n - len(CUDA_BROKEN)} passed", tail), tail
-    assert re.search(rf"\b{len(CUDA_BROKEN)} xfailed", tail) if CUDA_BROKEN else ("xfailed" not in tail), tail
+    run_under_simulator(__file__, len(K.cuda_cases()), CUDA_BROKEN)
