@@ -20,6 +20,19 @@ user's line.
          adtrans 203.8 against FD 83.3 (arg 0 entry 3).  The same loop in a serial outer loop
          (nested_shrinking), serial alone (shrinking_tape, shrinking_tape_2d, growing_tape_literal)
          and in prange with fixed-length temporaries (prange_fixed_tape) are right.
+         Diagnosis (not fixed): a race between threads.  The generated adjoint (adtrans.source)
+         is right with NUMBA_NUM_THREADS=1 and when its prange is replaced by range, wrong with
+         2 threads.  Numba's parfor diagnostics show the varying array's first binding before the
+         taped loop (``q_new = np.empty(0)``, ``d_q_new = np.zeros(0)``, transform/varlen.py
+         rebind_per_iteration) hoisted out of the parallel loop, leaving ``q_new`` bound only
+         under the loop's branches inside the body; making that allocation depend on the prange
+         index (``np.empty(0 * i)``) or wrapping it in a non-pure njit call made a hand-edited
+         adjoint right 20 runs of 20 with zero shadows, yet adtrans.grad with that change still
+         gave wrong values (1e45, 1e161, NaN) 2 runs of 3: some other name bound under a branch
+         of the body (the taped-view names ``q_before_loop``/``q_new_before_loop``, the
+         bound-cases' temporaries ``t1``..``t15``) may look shared to the parfor pass too.  The
+         attempted change was reverted.  A refusal of varying-length temporaries in prange bodies
+         would break tests/test_varlen_loops.py's prange_time_loop, which passes.
 
   refused at the line (allowed; see REFUSED):
     name_pairs_len        "loop over the tuple `ws`" (enumerate over a local tuple of floats measured by len)
@@ -133,7 +146,8 @@ QUICK = ["lit_shift", "lit_arrays_write", "lit_scalars_eval_first", "name_pairs"
 # name -> reason: what still gives a wrong gradient (see the module docstring)
 WRONG = {
     "prange_shrinking": "prange body with a taped loop whose temporaries' lengths depend on the loop index: "
-                        "wrong gradient (203.8 vs FD 83.3)",
+                        "wrong gradient with 2 threads (203.8 vs FD 83.3; right with NUMBA_NUM_THREADS=1): a "
+                        "race in the adjoint's prange (see the module docstring), not fixed",
 }
 
 # name -> the refusal's message (refused at the user's line: an allowed outcome)
