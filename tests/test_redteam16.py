@@ -20,19 +20,16 @@ user's line.
          adtrans 203.8 against FD 83.3 (arg 0 entry 3).  The same loop in a serial outer loop
          (nested_shrinking), serial alone (shrinking_tape, shrinking_tape_2d, growing_tape_literal)
          and in prange with fixed-length temporaries (prange_fixed_tape) are right.
-         Diagnosis (not fixed): a race between threads.  The generated adjoint (adtrans.source)
-         is right with NUMBA_NUM_THREADS=1 and when its prange is replaced by range, wrong with
-         2 threads.  Numba's parfor diagnostics show the varying array's first binding before the
-         taped loop (``q_new = np.empty(0)``, ``d_q_new = np.zeros(0)``, transform/varlen.py
-         rebind_per_iteration) hoisted out of the parallel loop, leaving ``q_new`` bound only
-         under the loop's branches inside the body; making that allocation depend on the prange
-         index (``np.empty(0 * i)``) or wrapping it in a non-pure njit call made a hand-edited
-         adjoint right 20 runs of 20 with zero shadows, yet adtrans.grad with that change still
-         gave wrong values (1e45, 1e161, NaN) 2 runs of 3: some other name bound under a branch
-         of the body (the taped-view names ``q_before_loop``/``q_new_before_loop``, the
-         bound-cases' temporaries ``t1``..``t15``) may look shared to the parfor pass too.  The
-         attempted change was reverted.  A refusal of varying-length temporaries in prange bodies
-         would break tests/test_varlen_loops.py's prange_time_loop, which passes.
+         Cause: a race between threads.  The generated adjoint (adtrans.source) was right with
+         NUMBA_NUM_THREADS=1 and with its prange replaced by range, wrong with 2 threads: the
+         varying-length temporary's first binding before the taped loop (``q_new = np.empty(0)``,
+         ``d_q_new = np.zeros(0)``, transform/varlen.py rebind_per_iteration) is a constant-size,
+         loop-invariant allocation that Numba's parfor pass hoisted out of the parallel loop
+         (its parallel diagnostics say so), so the per-iteration bindings raced.
+
+FIXED: prange_shrinking (transform/varlen.py: inside a prange body the first bindings' sizes are
+``0 * i``, i the prange index, which the parfor pass cannot hoist; test_prange_varying_length_tape
+below: 6 inputs; 15 of 15 right when measured).  After: 53 right (+ the 2 calls), 0 WRONG, 0 crash, 10 refused at the line.
 
   refused at the line (allowed; see REFUSED):
     name_pairs_len        "loop over the tuple `ws`" (enumerate over a local tuple of floats measured by len)
@@ -144,11 +141,7 @@ QUICK = ["lit_shift", "lit_arrays_write", "lit_scalars_eval_first", "name_pairs"
          "none_weight_without", "tuple_param", "filled_slogdet"]
 
 # name -> reason: what still gives a wrong gradient (see the module docstring)
-WRONG = {
-    "prange_shrinking": "prange body with a taped loop whose temporaries' lengths depend on the loop index: "
-                        "wrong gradient with 2 threads (203.8 vs FD 83.3; right with NUMBA_NUM_THREADS=1): a "
-                        "race in the adjoint's prange (see the module docstring), not fixed",
-}
+WRONG = {}
 
 # name -> the refusal's message (refused at the user's line: an allowed outcome)
 REFUSED = {
@@ -205,3 +198,15 @@ def test_one_grad_object_with_and_without_the_none_default(order):
     for withw in order:
         got = g(x.copy(), w.copy()) if withw else g(x.copy())
         np.testing.assert_allclose(got, 2 * w * x if withw else 2 * x, rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_prange_varying_length_tape():
+    """Was a WRONG gradient with two threads (prange_shrinking: 203.8 against FD 83.3, later runs
+    1e45, NaN): the first binding of a varying-length temporary of a taped loop in a prange body
+    was hoisted out of the parallel loop by Numba and its bindings raced between threads."""
+    src = adtrans.source(K.prange_shrinking, ("dup",), np.ones((4, 5)))
+    assert "np.empty(0 * i, dtype=np.float64)" in src
+    for s in range(6):
+        A = np.random.default_rng(100 + s).uniform(0.2, 1, (5 + s % 3, 5))
+        assert check(K.prange_shrinking, [A], primal=K.prange_shrinking.py_func, rng=s) < 2e-5

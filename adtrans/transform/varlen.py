@@ -33,6 +33,7 @@ import ast
 
 from numba.core import types as nbtypes
 
+from ..analyse.loops import loop_is_prange
 from ..analyse.types import is_array
 from ..ir.liveness import upward_exposed
 from ..ir.markers import comment, save_restore
@@ -136,13 +137,22 @@ class VaryingLengths:
             out.append(x)
         return out
 
-    def rebind_per_iteration(self, arrays, scope, f, r):
+    def rebind_per_iteration(self, arrays, scope, f, r, loop=None):
         """``(init, push, r)``: statements binding each array of ``arrays`` before the loop,
         recording its binding at the start of a forward iteration, and the reverse body ``r``
         restoring it (and a zero shadow, which replaces the shadow's ``fill(0)``) at the end of
         a reverse iteration; only for the arrays ``r`` names (itself or its shadow)."""
         init, push, pop = [], [], []
         ts = scope.tape_scope
+        # inside a prange body the first bindings' sizes depend on the prange index (`0 * i`): a
+        # constant-size allocation is loop-invariant, Numba's parfor pass hoists it out of the
+        # parallel loop, and the per-iteration bindings of the array then race between threads
+        # (tests/test_redteam16.py prange_shrinking: wrong gradients with two threads)
+        zero = "0"
+        for p in reversed(list(self.ancestors.get(id(loop), ())) if loop is not None else []):
+            if isinstance(p, ast.For) and loop_is_prange(p) and isinstance(p.target, ast.Name):
+                zero = f"0 * {p.target.id}"
+                break
         for x in arrays:
             used = {n.id for n in iter_nodes(ast.Module(body=list(r), type_ignores=[])) if isinstance(n, ast.Name)}
             shadow = self.adj(x) if self.is_active(x) else None
@@ -156,7 +166,7 @@ class VaryingLengths:
                 self.types[n] = self.types.get("<int>") or nbtypes.int64
                 self.sites[n].append(None)
                 self.needed.add(n)
-            empty = "0" if ndim == 1 else "(" + ", ".join(["0"] * ndim) + ")"
+            empty = zero if ndim == 1 else "(" + ", ".join([zero] + ["0"] * (ndim - 1)) + ")"
             shape = ns[0] if ndim == 1 else "(" + ", ".join(ns) + ")"
             init.append(ast.parse(f"{x} = np.empty({empty}, dtype={dt})").body[0])
             saves = [save_restore(n, ts.id) for n in ns]
