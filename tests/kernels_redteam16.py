@@ -630,3 +630,29 @@ def prange_alias_helper_identity(x, w):
     for i in prange(n):
         out[i] = R[i] * x[i] + w[(i + 1) % n]
     return np.sum(out ** 2)
+
+
+# ------------------------------------------------------------ found after the fix
+@njit(cache=True, parallel=True)
+def prange_shrinking_2d(A):
+    m, n, k = A.shape
+    out = np.zeros(m)
+    for i in prange(m):
+        B = A[i].copy()
+        for r in range(1, n):
+            B[:n - r, :] = B[:n - r, :] * 0.5 + B[1:n - r + 1, :] ** 2
+        out[i] = np.sum(B)
+    return np.sum(out)
+
+@njit(cache=True, parallel=True)
+def prange_mask_literal(A, thr):
+    m, n = A.shape
+    out = np.zeros(m)
+    for i in prange(m):
+        u = A[i].copy()
+        for t in range(3):
+            for c in (0.9, 1.1):
+                v = u[u > thr]
+                u = u * c + 0.01 * np.sum(v * v)
+        out[i] = np.sum(u ** 2)
+    return np.sum(out)
