@@ -27,24 +27,20 @@ user's line.
          loop-invariant allocation that Numba's parfor pass hoisted out of the parallel loop
          (its parallel diagnostics say so), so the per-iteration bindings raced.
 
-PARTLY FIXED: prange_shrinking (transform/varlen.py: inside a prange body the first bindings'
-sizes are ``0 * i``, i the prange index, which the parfor pass cannot hoist;
-test_prange_varying_length_tape checks that form).  Wrong 20 runs of 20 before (adtrans at
-eed2353), 1 of 20 after (same inputs, 2 threads; other inputs 0 of 20, 0 of 15): a rarer race
-is left, not found; its case is xfail(strict=False).  After: 52 right (+ the 2 calls), 1 WRONG
-intermittently (prange_shrinking, about 1 run in 20), 0 crash, 10 refused at the line.
+FOUND AFTER THE MEASUREMENT (added to the corpus, not in the tally above): prange_shrinking_2d,
+the same with a 2-D block ``B[:n - r, :] = B[:n - r, :] * 0.5 + B[1:n - r + 1, :] ** 2`` of a row
+copy: WRONG every run (-0.0045 against FD 2.34), also with NUMBA_NUM_THREADS=1, while the generated
+adjoint exec'd with ``numba.prange`` replaced by ``range`` is right to 7e-9 (Numba's parallel
+lowering of the per-iteration rebinding); prange_mask_literal (a mask compaction ``v = u[u > thr]``
+with a literal loop in a prange time loop): WRONG 1 run in 10.  And tests/test_varlen_loops.py's
+prange_time_loop, which had passed its test, gave garbage (1.7e277) in 1 of 40 runs on one thread
+and was wrong in 39 of 40 on two.  A first fix (sizing the first bindings by the prange index so
+the parfor pass cannot hoist them) left prange_shrinking wrong 1 run in 20.
 
-FOUND AFTER THE FIX (added to the corpus, not in the tallies above): prange_shrinking_2d, the same
-with a 2-D block ``B[:n - r, :] = B[:n - r, :] * 0.5 + B[1:n - r + 1, :] ** 2`` of a row copy
-``B = A[i].copy()``: WRONG (-0.0045 against FD 2.34; the same before the fix, at eed2353),
-deterministic and also with NUMBA_NUM_THREADS=1, while the generated adjoint (adtrans.source)
-exec'd with ``numba.prange`` replaced by ``range`` or with ``parallel=False`` is right to 7e-9:
-Numba's parallel lowering of that adjoint (not a thread race).  Making the first, forward or
-reverse bindings of ``B``/``B_new`` depend on ``i`` did not change it.  NOT FIXED: xfail(strict).
-prange_mask_literal (a mask compaction ``v = u[u > thr]`` with a literal loop in a prange time
-loop): right in 9 of 10 runs, WRONG once (3.4576 against FD 3.3705, 2 threads; the closest
-element is 1.7e-4 from the threshold, so not a mask flip under h): the same intermittent race in
-prange bodies with varying-length temporaries.  xfail(strict=False), NOT FIXED.
+FIXED BY REFUSAL: a taped loop inside a prange body whose temporaries change length from
+iteration to iteration is refused at the allocation's line (transform/varlen.py rebound_arrays:
+"inside a prange body", with the fixed-shape hint) until the reverse sweep's rebinding is made
+thread-safe.  After: 52 right (+ the 2 calls), 0 WRONG, 0 crash, 13 refused at the line.
 
   refused at the line (allowed; see REFUSED):
     name_pairs_len        "loop over the tuple `ws`" (enumerate over a local tuple of floats measured by len)
@@ -159,20 +155,8 @@ QUICK = ["lit_shift", "lit_arrays_write", "lit_scalars_eval_first", "name_pairs"
          "none_weight_without", "tuple_param", "filled_slogdet"]
 
 # name -> reason: what still gives a wrong gradient (see the module docstring)
-# name -> reason: intermittent (a race that shows in some runs only): xfail(strict=False)
-FLAKY = {
-    "prange_shrinking": "a race left in prange bodies with varying-length temporaries of a taped loop: wrong "
-                        "about 1 run in 20 (was 20 of 20 before the varlen fix), not found",
-    "prange_mask_literal": "the same intermittent race (a mask compaction in a prange time loop): wrong 1 run in "
-                           "about 10, not found",
-}
-
-WRONG = {
-    "prange_shrinking_2d": "prange body with a taped loop over a 2-D row block whose temporaries' lengths depend on "
-                           "the loop index: wrong gradient (-0.0045 vs FD 2.34), also with one thread; the "
-                           "generated adjoint is right with prange replaced by range or parallel=False: Numba's "
-                           "parallel compilation of it, not fixed (see the module docstring)",
-}
+WRONG = {}
+FLAKY = {}
 
 # name -> the refusal's message (refused at the user's line: an allowed outcome)
 REFUSED = {
@@ -186,6 +170,10 @@ REFUSED = {
     "lit_data_break": "`break` in a loop over",
     "name_bound_in_branch": "a second list bound to `pairs`",
     "name_bound_twice": "a second list bound to `pairs`",
+    # were WRONG (a race, or Numba's parallel lowering of the per-iteration rebinding): refused
+    "prange_shrinking": "inside a prange body",
+    "prange_shrinking_2d": "inside a prange body",
+    "prange_mask_literal": "inside a prange body",
 }
 
 
@@ -233,14 +221,13 @@ def test_one_grad_object_with_and_without_the_none_default(order):
         np.testing.assert_allclose(got, 2 * w * x if withw else 2 * x, rtol=1e-12)
 
 
-@pytest.mark.slow
-def test_prange_varying_length_tape():
-    """Was a WRONG gradient with two threads (prange_shrinking: 203.8 against FD 83.3, later runs
-    1e45, NaN): the first binding of a varying-length temporary of a taped loop in a prange body
-    was hoisted out of the parallel loop by Numba and its bindings raced between threads (20 runs
-    of 20 wrong before, about 1 in 20 after)."""
-    src = adtrans.source(K.prange_shrinking, ("dup",), np.ones((4, 5)))
-    assert "np.empty(0 * i, dtype=np.float64)" in src
-    assert "np.zeros(0 * i, dtype=np.float64)" in src
-    # the gradient itself: test_gradient_against_finite_differences[prange_shrinking] (FLAKY: a
-    # rarer race is left, about 1 run in 20)
+def test_varying_length_tapes_in_prange_bodies_are_refused_at_the_line():
+    """Were WRONG gradients: prange_shrinking (203.8 against FD 83.3, 20 runs of 20 with two threads;
+    about 1 in 20 after sizing the first bindings by the prange index), prange_mask_literal (1 run in
+    10) and prange_shrinking_2d (every run, one thread too; right with prange as range). A taped
+    loop inside a prange body whose temporaries change length per iteration is now refused at the
+    allocation's line, with the fixed-shape hint."""
+    with pytest.raises(adtrans.UnsupportedError, match="inside a prange body") as info:
+        adtrans.grad(K.prange_shrinking)(np.ones((4, 5)))
+    assert info.value.filename.endswith("kernels_redteam16.py") and info.value.lineno > 0
+    assert "keep the shape fixed" in str(info.value)

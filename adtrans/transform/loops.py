@@ -172,7 +172,7 @@ class LoopStrategies:
         if redone:
             choice += f"; recomputed in the reverse sweep, not taped (cheap): {', '.join(redone)}"
         note = comment(f"taped loop ({why}): the forward sweep records overwritten values{choice}")
-        init, record, r = self.rebind_per_iteration(varying, scope, f, r, L)
+        init, record, r = self.rebind_per_iteration(varying, scope, f, r)
         f = record + f
         saves += init
         state = self.checkpoint_state(L, scope, depth, f) if not init else None

@@ -131,28 +131,24 @@ class VaryingLengths:
                 problem = "not C-contiguous" if ty.ndim == 1 else f"{ty.ndim}-dimensional and not C-contiguous"
             elif any(self.root_array(a) == x for a in aliased):
                 problem = "bound to a second name"
+            elif any(isinstance(p, ast.For) and loop_is_prange(p) for p in chain[:[id(p) for p in chain].index(id(L))]):
+                # the reverse sweep rebinds it per iteration, which Numba's parallel lowering does not
+                # keep apart per thread: wrong gradients (tests/test_redteam16.py prange_shrinking,
+                # prange_shrinking_2d, prange_mask_literal)
+                problem = "inside a prange body (its per-iteration rebinding in the reverse sweep is not thread-safe)"
             if problem is not None:
                 raise self.error(s, f"an array whose length changes from iteration to iteration inside a taped "
                                     f"loop ({why}): `{x}` is {problem}", FIXED_SHAPE_HINT)
             out.append(x)
         return out
 
-    def rebind_per_iteration(self, arrays, scope, f, r, loop=None):
+    def rebind_per_iteration(self, arrays, scope, f, r):
         """``(init, push, r)``: statements binding each array of ``arrays`` before the loop,
         recording its binding at the start of a forward iteration, and the reverse body ``r``
         restoring it (and a zero shadow, which replaces the shadow's ``fill(0)``) at the end of
         a reverse iteration; only for the arrays ``r`` names (itself or its shadow)."""
         init, push, pop = [], [], []
         ts = scope.tape_scope
-        # inside a prange body the first bindings' sizes depend on the prange index (`0 * i`): a
-        # constant-size allocation is loop-invariant, Numba's parfor pass hoists it out of the
-        # parallel loop, and the per-iteration bindings of the array then race between threads
-        # (tests/test_redteam16.py prange_shrinking: wrong gradients with two threads)
-        zero = "0"
-        for p in reversed(list(self.ancestors.get(id(loop), ())) if loop is not None else []):
-            if isinstance(p, ast.For) and loop_is_prange(p) and isinstance(p.target, ast.Name):
-                zero = f"0 * {p.target.id}"
-                break
         for x in arrays:
             used = {n.id for n in iter_nodes(ast.Module(body=list(r), type_ignores=[])) if isinstance(n, ast.Name)}
             shadow = self.adj(x) if self.is_active(x) else None
@@ -166,7 +162,7 @@ class VaryingLengths:
                 self.types[n] = self.types.get("<int>") or nbtypes.int64
                 self.sites[n].append(None)
                 self.needed.add(n)
-            empty = zero if ndim == 1 else "(" + ", ".join([zero] + ["0"] * (ndim - 1)) + ")"
+            empty = "0" if ndim == 1 else "(" + ", ".join(["0"] * ndim) + ")"
             shape = ns[0] if ndim == 1 else "(" + ", ".join(ns) + ")"
             init.append(ast.parse(f"{x} = np.empty({empty}, dtype={dt})").body[0])
             saves = [save_restore(n, ts.id) for n in ns]
