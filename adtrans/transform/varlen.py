@@ -33,6 +33,7 @@ import ast
 
 from numba.core import types as nbtypes
 
+from ..analyse.loops import loop_is_prange
 from ..analyse.types import is_array
 from ..ir.liveness import upward_exposed
 from ..ir.markers import comment, save_restore
@@ -130,6 +131,11 @@ class VaryingLengths:
                 problem = "not C-contiguous" if ty.ndim == 1 else f"{ty.ndim}-dimensional and not C-contiguous"
             elif any(self.root_array(a) == x for a in aliased):
                 problem = "bound to a second name"
+            elif any(isinstance(p, ast.For) and loop_is_prange(p) for p in chain[:[id(p) for p in chain].index(id(L))]):
+                # the reverse sweep rebinds it per iteration, which Numba's parallel lowering does not
+                # keep apart per thread: wrong gradients (tests/test_redteam16.py prange_shrinking,
+                # prange_shrinking_2d, prange_mask_literal)
+                problem = "inside a prange body (its per-iteration rebinding in the reverse sweep is not thread-safe)"
             if problem is not None:
                 raise self.error(s, f"an array whose length changes from iteration to iteration inside a taped "
                                     f"loop ({why}): `{x}` is {problem}", FIXED_SHAPE_HINT)
