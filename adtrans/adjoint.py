@@ -131,17 +131,14 @@ class AdjointFunction:
                 raise
             drop_pools(fn)
             raise located_error(self.primal, gen, fn, exc) from None
-        except ValueError as exc:       # a rebinding that changed the array's length: not differentiable as written
+        except BaseException as exc:
             if scratch:
                 drop_pools(fn)
-            refused = rebinding_refusal(self.primal, exc)
+            # a rebinding that changed an array's length (its run-time check): refused at the line
+            refused = rebinding_refusal(self.primal, exc) if isinstance(exc, ValueError) else None
             if refused is None:
                 raise
             raise refused from None
-        except BaseException:
-            if scratch:
-                drop_pools(fn)
-            raise
         return () if out is None else out       # no active scalars: the adjoint returns nothing
 
     @property

@@ -71,6 +71,11 @@ LIST_TABLE = {
 }
 
 
+#: NumPy calls that make an array (a list of their results is one of arrays)
+_ARRAY_MAKERS = frozenset({"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
+                           "arange", "linspace"})
+
+
 def _trip(nz, call, like):
     """The number of iterations of ``range(...)`` (an expression), or raise."""
     a = call.args
@@ -272,11 +277,9 @@ class ListLowering:
             short = (canon_of(self.nz, e.func) or "").split(".")[-1]
             if short in ELEMENTWISE and (canon_of(self.nz, e.func) or "").startswith("numpy."):
                 return any(self.is_array(a) for a in e.args)
-            if short not in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
-                             "arange", "linspace") and self.nz.helper_of(e) is not None:
-                return self.helper_returns_array(e)
-            return short in ("zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "copy",
-                             "arange", "linspace")
+            if short in _ARRAY_MAKERS:
+                return True
+            return self.nz.helper_of(e) is not None and self.helper_returns_array(e)
         if isinstance(e, ast.BinOp):
             return self.is_array(e.left) or self.is_array(e.right)
         if isinstance(e, ast.UnaryOp):

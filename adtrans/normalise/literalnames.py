@@ -39,27 +39,31 @@ def _literal_of_value(v):
 
 
 def inline_literal_names(tree: ast.FunctionDef, globals_=None) -> ast.FunctionDef:
+    """``tree`` with each loop over (and ``len`` of) a name bound once to a literal of number
+    tuples, or of a module global tuple of them (``globals_``), written over the literal itself,
+    the binding dropped (see the module docstring); ``tree`` itself unchanged (a copy is
+    rewritten), returned as it is when there is none."""
     stores: dict = {}
     for n in iter_nodes(tree):
         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
             stores[n.id] = stores.get(n.id, 0) + 1
     params = {a.arg for a in tree.args.args + tree.args.kwonlyargs}
-    cands = {}
-    for s in tree.body:         # bound at the top level of the body, once
+    cands = {}          # name -> its literal
+    at = {}             # name -> position of its binding in tree.body (locals only)
+    for k, s in enumerate(tree.body):         # bound at the top level of the body, once
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and \
                 isinstance(s.value, (ast.Tuple, ast.List)) and len(s.value.elts) > 0 and \
                 all(isinstance(e, (ast.Tuple, ast.List)) for e in s.value.elts) and _numbers(s.value) and \
                 stores.get(s.targets[0].id) == 1 and s.targets[0].id not in params:
-            cands[s.targets[0].id] = s
+            cands[s.targets[0].id] = s.value
+            at[s.targets[0].id] = k
     local = set(stores) | params
-    glob = {}
     for n in iter_nodes(tree):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in local and \
-                n.id not in glob and globals_ and n.id in globals_:
+                n.id not in cands and globals_ and n.id in globals_:
             lit = _literal_of_value(globals_[n.id])
             if lit is not None:
-                glob[n.id] = ast.Assign(targets=[ast.Name(id=n.id, ctx=ast.Store())], value=lit)
-    cands.update(glob)
+                cands[n.id] = lit
     if not cands:
         return tree
     allowed = set()                    # ids of the Name nodes in loop headers and len()
@@ -89,15 +93,13 @@ def inline_literal_names(tree: ast.FunctionDef, globals_=None) -> ast.FunctionDe
 
         def visit_Name(self, node):
             if isinstance(node.ctx, ast.Load) and node.id in cands:
-                lit = copy.deepcopy(cands[node.id].value)
+                lit = copy.deepcopy(cands[node.id])
                 return ast.copy_location(ast.Tuple(elts=lit.elts, ctx=ast.Load()), node)
             return node
 
+    drop = {at[n] for n in cands if n in at}
     tree = copy.deepcopy(tree)          # the primal's own tree stays as parsed
-    cands = {n: glob[n] if n in glob else next(s for s in tree.body if isinstance(s, ast.Assign)
-                                               and ast.dump(s) == ast.dump(c) and s.targets[0].id == n)
-             for n, c in cands.items()}
-    tree.body = [s for s in tree.body if not any(s is c for c in cands.values())]
+    tree.body = [s for k, s in enumerate(tree.body) if k not in drop]
     tree = _Sub().visit(tree)
     ast.fix_missing_locations(tree)
     return tree

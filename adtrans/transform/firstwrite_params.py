@@ -79,8 +79,9 @@ def param_first_writes(func: ast.FunctionDef, vectors) -> ast.FunctionDef:
 
 
 def _elements_only_all(func, ds: set) -> set:
-    """The names of ``ds`` for which :func:`_elements_only` holds, in one walk of ``func``
-    (not one per name)."""
+    """The names ``d`` of ``ds`` every mention of which in ``func`` is an element ``d[e]`` (no
+    slice, no tuple index, no alias, no call argument) and which ``func`` never rebinds; one walk
+    of ``func`` for all of them."""
     names: dict = {}
     subs: dict = {}
     bad = set()
@@ -93,21 +94,6 @@ def _elements_only_all(func, ds: set) -> set:
             else:
                 subs[n.value.id] = subs.get(n.value.id, 0) + 1
     return {d for d in ds if d not in bad and names.get(d, 0) > 0 and names.get(d) == subs.get(d, 0)}
-
-
-def _elements_only(func, d) -> bool:
-    """Every mention of ``d`` in ``func`` is an element ``d[e]`` (no slice, no tuple index, no
-    alias, no call argument), and ``d`` is never rebound."""
-    names = subs = 0
-    for n in ast.walk(func):
-        if isinstance(n, ast.Name) and n.id == d:
-            names += 1
-        ix = _element(n, d)
-        if ix is not None:
-            if isinstance(ix, (ast.Slice, ast.Tuple)):
-                return False
-            subs += 1
-    return names > 0 and names == subs
 
 
 def _rewrite(T, L, G, d, stable) -> bool:

@@ -22,8 +22,8 @@ constants of the primal: they are recorded, never differentiated.
 
 Served: an array allocated once in the kernel, in the taped loop's body (also under an ``if``:
 the binding recorded is whatever the iteration ends with), not read in an iteration before that
-allocation, C-contiguous (an n-D one records one length per axis); one allocated in a nested loop and read only there
-is left to that loop (a nested taped loop rebinds it itself, a rerun allocates it again), and the
+allocation, C-contiguous (an n-D one records one length per axis), not inside a prange body;
+one allocated in a nested loop and read only there is left to that loop (a nested taped loop rebinds it itself, a rerun allocates it again), and the
 enclosing loop records the binding each of its iterations ends with too.  Other varying
 arrays stay refused with :data:`FIXED_SHAPE_HINT`.
 """
@@ -113,7 +113,8 @@ class VaryingLengths:
         for x, s in sorted(varying.items()):
             ty = self.types.get(x)
             chain = list(self.ancestors[id(s)])
-            inner = [p for p in chain[[id(p) for p in chain].index(id(L)) + 1:] if isinstance(p, (ast.For, ast.While))]
+            at = [id(p) for p in chain].index(id(L))
+            inner = [p for p in chain[at + 1:] if isinstance(p, (ast.For, ast.While))]
             problem = None
             if inner:
                 # allocated in a nested loop: that loop serves it (taped: here again; rerun: allocated
@@ -131,7 +132,7 @@ class VaryingLengths:
                 problem = "not C-contiguous" if ty.ndim == 1 else f"{ty.ndim}-dimensional and not C-contiguous"
             elif any(self.root_array(a) == x for a in aliased):
                 problem = "bound to a second name"
-            elif any(isinstance(p, ast.For) and loop_is_prange(p) for p in chain[:[id(p) for p in chain].index(id(L))]):
+            elif any(isinstance(p, ast.For) and loop_is_prange(p) for p in chain[:at]):
                 # the reverse sweep rebinds it per iteration, which Numba's parallel lowering does not
                 # keep apart per thread: wrong gradients (tests/test_redteam16.py prange_shrinking,
                 # prange_shrinking_2d, prange_mask_literal)
