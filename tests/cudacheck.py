@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
-
 import adtrans
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,12 +39,6 @@ def finite_differences_in_place(ref, args, weights, h=1e-6):
             g.flat[k] = (objective(plus) - objective(minus)) / (2 * h)
         out[j] = g
     return out
-
-
-def cuda_params(cases, broken):
-    """pytest params of the case names, those in ``broken`` (name -> reason) xfail(strict)."""
-    return [pytest.param(name, id=name, marks=[pytest.mark.xfail(strict=True, reason=broken[name])]
-                         if name in broken else []) for name in cases]
 
 
 def check_cuda_case(name, case, tol=1e-7):

@@ -8,6 +8,7 @@ dJ/d(initial array) and each scalar adjoint dJ/dx.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import adtrans
 
@@ -89,3 +90,19 @@ def tape_pushes(src: str) -> int:
     ``tape_push`` helper."""
     import re
     return len(re.findall(r"^\s*tape\w*\[top\w*(?: [+-] [^\]]+)?\] = ", src, re.M)) + src.count("tape_push(")
+
+
+def case_params(names, xfail=None, quick=None, skip=()):
+    """pytest params of a case table's ``names``: marked slow unless in ``quick`` (None: none
+    marked), xfail(strict) with its reason where in ``xfail`` (name -> reason), those in ``skip``
+    left out."""
+    xfail = xfail or {}
+    out = []
+    for name in names:
+        if name in skip:
+            continue
+        marks = [] if quick is None or name in quick else [pytest.mark.slow]
+        if name in xfail:
+            marks.append(pytest.mark.xfail(strict=True, reason=xfail[name]))
+        out.append(pytest.param(name, marks=marks, id=name))
+    return out

@@ -61,8 +61,8 @@ for _p in (str(REPO), str(HERE)):
 
 import adtrans  # noqa: E402
 import kernels_newuser13 as K  # noqa: E402
-from cudacheck import check_cuda_case, cuda_params, run_under_simulator  # noqa: E402
-from fdcheck import check  # noqa: E402
+from cudacheck import check_cuda_case, run_under_simulator  # noqa: E402
+from fdcheck import case_params, check  # noqa: E402
 
 SIM = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1" or os.environ.get("ADTRANS_CUDA_DIRECT") == "1"
 not_sim = pytest.mark.skipif(SIM, reason="CPU kernels: run outside the simulator")
@@ -189,22 +189,8 @@ BROKEN = {}
 REFUSED_OK = {"muffler_tl": "complex constant", "american_put": "V rebound to a shorter slice"}
 
 
-def _params():
-    out = []
-    for name, (fn, args, act) in cases().items():
-        if name in REFUSED_OK:
-            continue
-        marks = [] if name in QUICK else [pytest.mark.slow]
-        if name in WRONG:
-            marks.append(pytest.mark.xfail(strict=True, reason=WRONG[name]))
-        elif name in BROKEN:
-            marks.append(pytest.mark.xfail(strict=True, reason=BROKEN[name]))
-        out.append(pytest.param(name, marks=marks, id=name))
-    return out
-
-
 @not_sim
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", case_params(cases(), {**BROKEN, **WRONG}, QUICK, REFUSED_OK))
 def test_gradient_against_finite_differences(name):
     fn, args, act = cases()[name]
     assert check(fn, args, primal=getattr(fn, "py_func", fn), activity=act) < 2e-5
@@ -337,7 +323,7 @@ CUDA_BROKEN = {
 
 
 @in_sim
-@pytest.mark.parametrize("name", cuda_params(K.cuda_cases(), CUDA_BROKEN))
+@pytest.mark.parametrize("name", case_params(K.cuda_cases(), CUDA_BROKEN))
 def test_cuda_gradient_against_finite_differences_of_numpy(name):
     check_cuda_case(name, K.cuda_cases()[name])
 
